@@ -1,0 +1,50 @@
+package structpred
+
+// Segment is a labelled span of tokens [Start, End) (End exclusive).
+type Segment struct {
+	Start, End int
+	Label      int
+}
+
+// Len returns the number of tokens the segment covers.
+func (s Segment) Len() int { return s.End - s.Start }
+
+// Sequence is one labelled token sequence as read from a dataset: the raw
+// tokens, one label index per token, and the field segments in order. For
+// sequence labelling the segments are redundant; for segmentation they are the
+// truth.
+type Sequence struct {
+	ID       string
+	Line     int // 1-based line of the source file the sequence came from (0 if generated)
+	Tokens   []string
+	Labels   []int
+	Segments []Segment
+}
+
+// SegmentsFromLabels returns the maximal runs of equal labels as segments.
+// These are the "spans" of the span F1 metric.
+func SegmentsFromLabels(labels []int) []Segment {
+	var out []Segment
+	for t := 0; t < len(labels); {
+		u := t + 1
+		for u < len(labels) && labels[u] == labels[t] {
+			u++
+		}
+		out = append(out, Segment{Start: t, End: u, Label: labels[t]})
+		t = u
+	}
+	return out
+}
+
+// Constraint is one cutting plane: w·A ≥ B − ξ_Group. Every cutting-plane
+// formulation (margin, slack, PosLearn) expresses its constraints this way;
+// see docs in package trainers for the table of A and B per formulation.
+type Constraint struct {
+	Group int       // slack group (instance, or instance×position)
+	A     SparseVec // left-hand side direction
+	B     float64   // required margin
+	Loss  float64   // L(y) of the labeling that produced it (for reporting)
+}
+
+// Violation returns B − w·A, the slack this constraint demands at w.
+func (c *Constraint) Violation(w []float64) float64 { return c.B - c.A.Dot(w) }

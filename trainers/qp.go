@@ -1,0 +1,174 @@
+package trainers
+
+import (
+	"math"
+
+	"github.com/maxmargin/repro/structpred"
+)
+
+// workingSet holds the constraints found so far, their dual variables α and
+// the primal point w(α) = Σ_j α_j a_j, kept explicitly so that no Gram matrix
+// is ever formed.
+//
+// The dual is D(α) = Σ_j α_j b_j − ½‖w(α)‖² subject to α ≥ 0 and
+// Σ_{j∈g} α_j ≤ C for every group g. Each group is optimised exactly by an
+// SMO-style pair step on the simplex {α_g, α_slack ≥ 0, Σ α_g + α_slack = C},
+// where α_slack is a virtual coordinate with a = 0, b = 0: moving mass between
+// the most and least violated members (the slack included) is what keeps the
+// solver from stalling once a group's budget C is exhausted.
+type workingSet struct {
+	c       float64
+	w       []float64
+	cons    []constraint
+	groups  map[int][]int // group → indices into cons, in insertion order
+	order   []int         // groups in first-seen order, for deterministic sweeps
+	grad    []float64     // scratch: b_j − w·a_j of the group being optimised
+	updates int           // pair steps taken, for reporting
+}
+
+type constraint struct {
+	structpred.Constraint
+	sq    float64 // ‖a‖², cached
+	alpha float64
+}
+
+func newWorkingSet(dim int, c float64) *workingSet {
+	return &workingSet{c: c, w: make([]float64, dim), groups: make(map[int][]int)}
+}
+
+// add inserts a constraint with α = 0 (so w does not move).
+func (s *workingSet) add(k structpred.Constraint) {
+	if _, ok := s.groups[k.Group]; !ok {
+		s.order = append(s.order, k.Group)
+	}
+	s.groups[k.Group] = append(s.groups[k.Group], len(s.cons))
+	s.cons = append(s.cons, constraint{Constraint: k, sq: k.A.SquaredNorm()})
+}
+
+// slack returns ξ_g = max(0, max_{j∈g} b_j − w·a_j) over the working set.
+func (s *workingSet) slack(g int) float64 {
+	xi := 0.0
+	for _, j := range s.groups[g] {
+		xi = math.Max(xi, s.cons[j].Violation(s.w))
+	}
+	return xi
+}
+
+// groupGap returns C·ξ_g − Σ_{j∈g} α_j (b_j − w·a_j) ≥ 0: the group's share of
+// the primal-dual gap (the gap is exactly the sum over groups).
+func (s *workingSet) groupGap(g int) (gap, xi float64) {
+	var inner float64
+	for _, j := range s.groups[g] {
+		h := s.cons[j].Violation(s.w)
+		xi = math.Max(xi, h)
+		inner += s.cons[j].alpha * h
+	}
+	return s.c*xi - inner, xi
+}
+
+// optimizeGroup runs pair steps on group g until its KKT violation is below
+// tol or maxSteps steps were taken. It returns the number of steps taken.
+func (s *workingSet) optimizeGroup(g int, tol float64, maxSteps int) int {
+	idx := s.groups[g]
+	if cap(s.grad) < len(idx) {
+		s.grad = make([]float64, len(idx))
+	}
+	grad := s.grad[:len(idx)]
+	const slackIdx = -1
+	for step := 0; step < maxSteps; step++ {
+		sum := 0.0
+		for k, j := range idx {
+			grad[k] = s.cons[j].Violation(s.w)
+			sum += s.cons[j].alpha
+		}
+		slackAlpha := s.c - sum
+		// up: the coordinate to increase (largest gradient, slack has 0);
+		// down: the one to decrease (smallest gradient among α > 0).
+		up, gUp := slackIdx, 0.0
+		down, gDown := slackIdx, math.Inf(1)
+		if slackAlpha > 0 {
+			gDown = 0
+		}
+		for k, j := range idx {
+			if grad[k] > gUp {
+				up, gUp = k, grad[k]
+			}
+			if s.cons[j].alpha > 0 && grad[k] < gDown {
+				down, gDown = k, grad[k]
+			}
+		}
+		if up == down || gUp-gDown <= tol {
+			return step
+		}
+		var q, room float64
+		switch {
+		case down == slackIdx:
+			q, room = s.cons[idx[up]].sq, slackAlpha
+		case up == slackIdx:
+			q, room = s.cons[idx[down]].sq, s.cons[idx[down]].alpha
+		default:
+			a, b := &s.cons[idx[up]], &s.cons[idx[down]]
+			q = a.sq + b.sq - 2*a.A.DotSparse(b.A)
+			room = b.alpha
+		}
+		t := room
+		if q > 0 {
+			t = math.Min(room, (gUp-gDown)/q)
+		}
+		if t <= 0 {
+			return step
+		}
+		if up != slackIdx {
+			c := &s.cons[idx[up]]
+			c.alpha += t
+			c.A.AddTo(s.w, t)
+		}
+		if down != slackIdx {
+			c := &s.cons[idx[down]]
+			c.alpha -= t
+			if c.alpha < 0 {
+				c.alpha = 0
+			}
+			c.A.AddTo(s.w, -t)
+		}
+		s.updates++
+	}
+	return maxSteps
+}
+
+// objectives returns the primal ½‖w‖² + C Σ_g ξ_g (slacks over the working
+// set) and the dual Σ α_j b_j − ½‖w‖² at the current α.
+func (s *workingSet) objectives() (primal, dual float64) {
+	var ww float64
+	for _, x := range s.w {
+		ww += x * x
+	}
+	var ab, xiSum float64
+	for _, c := range s.cons {
+		ab += c.alpha * c.B
+	}
+	for _, g := range s.order {
+		xiSum += s.slack(g)
+	}
+	return 0.5*ww + s.c*xiSum, ab - 0.5*ww
+}
+
+// solve sweeps all groups until the primal-dual gap is at most
+// relTol·max(1, primal) or maxSweeps sweeps have run. It returns the final
+// primal, dual and the number of sweeps.
+func (s *workingSet) solve(relTol float64, maxSweeps int) (primal, dual float64, sweeps int) {
+	for sweeps = 0; ; sweeps++ {
+		primal, dual = s.objectives()
+		if primal-dual <= relTol*math.Max(1, primal) || sweeps >= maxSweeps {
+			return primal, dual, sweeps
+		}
+		// A group whose pairwise KKT violation is below τ contributes at most
+		// about C·τ to the gap, so τ is the target gap shared by all groups.
+		kkt := relTol * math.Max(1, primal) / (s.c * float64(len(s.order)))
+		for _, g := range s.order {
+			if gap, _ := s.groupGap(g); gap > 0 {
+				s.optimizeGroup(g, kkt, 50)
+			}
+		}
+	}
+}
