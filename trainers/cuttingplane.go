@@ -80,6 +80,13 @@ type Result struct {
 	Stats
 }
 
+// Dual sweeps over all groups after a pass that added constraints, and the
+// cap on the final solve.
+const (
+	sweepsPerPass = 10
+	maxSweeps     = 10000
+)
+
 // ErrNotFinite reports that training produced a NaN or infinite value.
 var ErrNotFinite = errors.New("training produced a non-finite value")
 
@@ -99,6 +106,7 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 	ws := newWorkingSet(dim, s.C)
 	var props []structpred.Constraint
 	st := Stats{}
+	gapWithin := false // the previous pass ended with the QP solved to tolerance
 	for st.Iterations < s.MaxIterations {
 		st.Iterations++
 		st.Added = 0
@@ -122,12 +130,21 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 				}
 			}
 		}
-		st.Primal, st.Dual, _ = ws.solve(s.QPTolerance, 1000)
+		// Between passes a few sweeps suffice (the next pass adds constraints
+		// anyway); once a pass adds nothing, solve to tolerance. Convergence
+		// needs both: no constraint added, at a w whose gap is within
+		// tolerance, so a polish that moves w is followed by one more pass.
+		sweeps := sweepsPerPass
+		if st.Added == 0 {
+			sweeps = maxSweeps
+		}
+		st.Primal, st.Dual, _ = ws.solve(s.QPTolerance, sweeps)
 		if math.IsNaN(st.Primal) || math.IsInf(st.Primal, 0) {
 			return nil, fmt.Errorf("pass %d: %w", st.Iterations, ErrNotFinite)
 		}
 		st.Constraints, st.Gap, st.QPUpdates, st.Elapsed = len(ws.cons), st.Primal-st.Dual, ws.updates, time.Since(start)
-		st.Converged = st.Added == 0
+		st.Converged = st.Added == 0 && gapWithin
+		gapWithin = st.Gap <= s.QPTolerance*math.Max(1, st.Primal)
 		if s.Progress != nil {
 			s.Progress(st)
 		}

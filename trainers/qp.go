@@ -20,35 +20,56 @@ type workingSet struct {
 	c       float64
 	w       []float64
 	cons    []constraint
-	groups  map[int][]int // group → indices into cons, in insertion order
-	order   []int         // groups in first-seen order, for deterministic sweeps
-	grad    []float64     // scratch: b_j − w·a_j of the group being optimised
-	updates int           // pair steps taken, for reporting
+	groups  map[int]*group
+	order   []int     // groups in first-seen order, for deterministic sweeps
+	grad    []float64 // scratch: b_j − w·a_j of the group being optimised
+	updates int       // pair steps taken, for reporting
 }
 
 type constraint struct {
 	structpred.Constraint
-	sq    float64 // ‖a‖², cached
 	alpha float64
 }
 
+// group is one slack group's constraints and their Gram matrix
+// gram[j][k] = a_j·a_k (groups are small, and the matrix turns each pair
+// step's gradient update from |g| sparse-dense dot products into |g| reads).
+type group struct {
+	members []int // indices into cons, in insertion order
+	gram    [][]float64
+}
+
 func newWorkingSet(dim int, c float64) *workingSet {
-	return &workingSet{c: c, w: make([]float64, dim), groups: make(map[int][]int)}
+	return &workingSet{c: c, w: make([]float64, dim), groups: make(map[int]*group)}
 }
 
 // add inserts a constraint with α = 0 (so w does not move).
 func (s *workingSet) add(k structpred.Constraint) {
-	if _, ok := s.groups[k.Group]; !ok {
+	g, ok := s.groups[k.Group]
+	if !ok {
+		g = &group{}
+		s.groups[k.Group] = g
 		s.order = append(s.order, k.Group)
 	}
-	s.groups[k.Group] = append(s.groups[k.Group], len(s.cons))
-	s.cons = append(s.cons, constraint{Constraint: k, sq: k.A.SquaredNorm()})
+	row := make([]float64, len(g.members)+1)
+	for m, j := range g.members {
+		row[m] = k.A.DotSparse(s.cons[j].A)
+		g.gram[m] = append(g.gram[m], row[m])
+	}
+	row[len(g.members)] = k.A.SquaredNorm()
+	g.gram = append(g.gram, row)
+	g.members = append(g.members, len(s.cons))
+	s.cons = append(s.cons, constraint{Constraint: k})
 }
 
 // slack returns ξ_g = max(0, max_{j∈g} b_j − w·a_j) over the working set.
 func (s *workingSet) slack(g int) float64 {
 	xi := 0.0
-	for _, j := range s.groups[g] {
+	grp, ok := s.groups[g]
+	if !ok {
+		return 0 // no constraint yet: ξ_g = 0
+	}
+	for _, j := range grp.members {
 		xi = math.Max(xi, s.cons[j].Violation(s.w))
 	}
 	return xi
@@ -58,7 +79,7 @@ func (s *workingSet) slack(g int) float64 {
 // the primal-dual gap (the gap is exactly the sum over groups).
 func (s *workingSet) groupGap(g int) (gap, xi float64) {
 	var inner float64
-	for _, j := range s.groups[g] {
+	for _, j := range s.groups[g].members {
 		h := s.cons[j].Violation(s.w)
 		xi = math.Max(xi, h)
 		inner += s.cons[j].alpha * h
@@ -68,21 +89,22 @@ func (s *workingSet) groupGap(g int) (gap, xi float64) {
 
 // optimizeGroup runs pair steps on group g until its KKT violation is below
 // tol or maxSteps steps were taken. It returns the number of steps taken.
-func (s *workingSet) optimizeGroup(g int, tol float64, maxSteps int) int {
-	idx := s.groups[g]
+func (s *workingSet) optimizeGroup(gi int, tol float64, maxSteps int) int {
+	g := s.groups[gi]
+	idx := g.members
 	if cap(s.grad) < len(idx) {
 		s.grad = make([]float64, len(idx))
 	}
 	grad := s.grad[:len(idx)]
+	sum := 0.0
+	for k, j := range idx {
+		grad[k] = s.cons[j].Violation(s.w)
+		sum += s.cons[j].alpha
+	}
 	const slackIdx = -1
 	for step := 0; step < maxSteps; step++ {
-		sum := 0.0
-		for k, j := range idx {
-			grad[k] = s.cons[j].Violation(s.w)
-			sum += s.cons[j].alpha
-		}
 		slackAlpha := s.c - sum
-		// up: the coordinate to increase (largest gradient, slack has 0);
+		// up: the coordinate to increase (largest gradient; the slack's is 0);
 		// down: the one to decrease (smallest gradient among α > 0).
 		up, gUp := slackIdx, 0.0
 		down, gDown := slackIdx, math.Inf(1)
@@ -103,13 +125,12 @@ func (s *workingSet) optimizeGroup(g int, tol float64, maxSteps int) int {
 		var q, room float64
 		switch {
 		case down == slackIdx:
-			q, room = s.cons[idx[up]].sq, slackAlpha
+			q, room = g.gram[up][up], slackAlpha
 		case up == slackIdx:
-			q, room = s.cons[idx[down]].sq, s.cons[idx[down]].alpha
+			q, room = g.gram[down][down], s.cons[idx[down]].alpha
 		default:
-			a, b := &s.cons[idx[up]], &s.cons[idx[down]]
-			q = a.sq + b.sq - 2*a.A.DotSparse(b.A)
-			room = b.alpha
+			q = g.gram[up][up] + g.gram[down][down] - 2*g.gram[up][down]
+			room = s.cons[idx[down]].alpha
 		}
 		t := room
 		if q > 0 {
@@ -118,18 +139,29 @@ func (s *workingSet) optimizeGroup(g int, tol float64, maxSteps int) int {
 		if t <= 0 {
 			return step
 		}
+		// w moves by t·(a_up − a_down); every gradient b_k − w·a_k moves by
+		// −t·(a_k·a_up − a_k·a_down).
 		if up != slackIdx {
 			c := &s.cons[idx[up]]
 			c.alpha += t
+			sum += t
 			c.A.AddTo(s.w, t)
+			for k := range grad {
+				grad[k] -= t * g.gram[k][up]
+			}
 		}
 		if down != slackIdx {
 			c := &s.cons[idx[down]]
 			c.alpha -= t
+			sum -= t
 			if c.alpha < 0 {
+				sum -= c.alpha
 				c.alpha = 0
 			}
 			c.A.AddTo(s.w, -t)
+			for k := range grad {
+				grad[k] += t * g.gram[k][down]
+			}
 		}
 		s.updates++
 	}
@@ -166,9 +198,7 @@ func (s *workingSet) solve(relTol float64, maxSweeps int) (primal, dual float64,
 		// about C·τ to the gap, so τ is the target gap shared by all groups.
 		kkt := relTol * math.Max(1, primal) / (s.c * float64(len(s.order)))
 		for _, g := range s.order {
-			if gap, _ := s.groupGap(g); gap > 0 {
-				s.optimizeGroup(g, kkt, 50)
-			}
+			s.optimizeGroup(g, kkt, 100)
 		}
 	}
 }

@@ -1,0 +1,83 @@
+package datasets
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// Split is one train/test partition of the indices 0..n-1.
+type Split struct {
+	Index int   // split number k, as passed to [SplitAt]
+	Train []int // sorted ascending
+	Test  []int // sorted ascending
+}
+
+// RandomSplits returns count independent random splits of n items, each with
+// round(trainFraction·n) training items (at least 1, leaving at least 1 for
+// testing). Split k is [SplitAt](n, k, trainFraction, seed).
+func RandomSplits(n, count int, trainFraction float64, seed uint64) ([]Split, error) {
+	if count < 1 {
+		return nil, fmt.Errorf("random splits: count = %d, need ≥ 1", count)
+	}
+	out := make([]Split, count)
+	for k := range out {
+		s, err := SplitAt(n, k, trainFraction, seed)
+		if err != nil {
+			return nil, fmt.Errorf("random splits: %w", err)
+		}
+		out[k] = s
+	}
+	return out, nil
+}
+
+// SplitAt returns split k of n items: a permutation drawn from PCG(seed, k),
+// whose first round(trainFraction·n) items (clamped to [1, n-1]) form the
+// training part. It depends on nothing but its arguments, so any split can be
+// recomputed without the others.
+func SplitAt(n, k int, trainFraction float64, seed uint64) (Split, error) {
+	switch {
+	case n < 2:
+		return Split{}, fmt.Errorf("split: n = %d, need ≥ 2", n)
+	case k < 0:
+		return Split{}, fmt.Errorf("split: index k = %d, need ≥ 0", k)
+	case !(trainFraction > 0 && trainFraction < 1): // also rejects NaN
+		return Split{}, fmt.Errorf("split: train fraction %v, need 0 < f < 1", trainFraction)
+	}
+	perm := rand.New(rand.NewPCG(seed, uint64(k))).Perm(n)
+	nTrain := min(max(int(math.Round(trainFraction*float64(n))), 1), n-1)
+	train := slices.Clone(perm[:nTrain])
+	test := slices.Clone(perm[nTrain:])
+	slices.Sort(train)
+	slices.Sort(test)
+	return Split{Index: k, Train: train, Test: test}, nil
+}
+
+// HoldOut splits indices into a training and a validation part with about
+// fraction of the items (rounded) in validation. The result depends only on
+// the set of indices (not their order), fraction and seed; both parts are
+// sorted. When len(indices) ≥ 2 both parts are non-empty, the validation size
+// being clamped to [1, len-1] (a fraction ≤ 0 or NaN gives one item); with
+// fewer items everything goes to train.
+func HoldOut(indices []int, fraction float64, seed uint64) (train, validation []int) {
+	items := slices.Clone(indices)
+	slices.Sort(items)
+	if len(items) < 2 {
+		return items, []int{}
+	}
+	if math.IsNaN(fraction) {
+		fraction = 0
+	}
+	fraction = min(max(fraction, 0), 1)
+	nVal := min(max(int(math.Round(fraction*float64(len(items)))), 1), len(items)-1)
+	// A fixed stream ("holdout") keeps this permutation apart from SplitAt's
+	// even when the caller reuses the split seed.
+	rng := rand.New(rand.NewPCG(seed, 0x686f6c646f7574))
+	rng.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
+	validation = slices.Clone(items[:nVal])
+	train = slices.Clone(items[nVal:])
+	slices.Sort(train)
+	slices.Sort(validation)
+	return train, validation
+}

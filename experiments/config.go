@@ -1,0 +1,437 @@
+package experiments
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is an experiment: which data, which task, which trainers with which
+// hyperparameter grids, and how to split the data.
+type Config struct {
+	Name     string        `yaml:"name"`
+	Seed     uint64        `yaml:"seed"`
+	Datasets []DatasetSpec `yaml:"datasets"`
+	Tasks    []string      `yaml:"tasks"`
+	Splits   SplitSpec     `yaml:"splits"`
+	Features FeatureSpec   `yaml:"features"`
+	Trainers []TrainerSpec `yaml:"trainers"`
+	// Compare lists trainer pairs for paired t-tests, e.g. [poslearn, margin].
+	Compare [][]string `yaml:"compare"`
+
+	file string // where the config was read from, for messages
+	root *yaml.Node
+}
+
+// DatasetSpec names a dataset; "synthetic" takes generator settings.
+type DatasetSpec struct {
+	Name      string         `yaml:"name"`
+	Synthetic *SyntheticSpec `yaml:"synthetic"`
+	line      int
+}
+
+// SyntheticSpec overrides the built-in generator's defaults (zero = default).
+type SyntheticSpec struct {
+	Sequences int     `yaml:"sequences"`
+	Labels    int     `yaml:"labels"`
+	MinLen    int     `yaml:"min_len"`
+	MaxLen    int     `yaml:"max_len"`
+	Vocab     int     `yaml:"vocab"`
+	Stay      float64 `yaml:"stay"`
+	Noise     float64 `yaml:"noise"`
+	Seed      uint64  `yaml:"seed"`
+}
+
+// SplitSpec is the split scheme: Count random splits per training fraction,
+// each training part further divided to hold out ValidationFraction of it for
+// choosing hyperparameters.
+type SplitSpec struct {
+	Kind               string    `yaml:"kind"`
+	Count              int       `yaml:"count"`
+	TrainFractions     []float64 `yaml:"train_fractions"`
+	ValidationFraction float64   `yaml:"validation_fraction"`
+	line               int
+}
+
+// FeatureSpec selects the feature templates.
+type FeatureSpec struct {
+	Window  *int  `yaml:"window"`
+	Affixes *int  `yaml:"affixes"`
+	Edges   *bool `yaml:"edges"`
+	line    int
+}
+
+// TrainerSpec is one trainer and its hyperparameter grid.
+type TrainerSpec struct {
+	Name string `yaml:"name"`
+	// C is the grid of regularisation trade-offs; one value means no search.
+	C             []float64 `yaml:"C"`
+	Epsilon       float64   `yaml:"epsilon"`
+	QPTolerance   float64   `yaml:"qp_tolerance"`
+	MaxIterations int       `yaml:"max_iterations"`
+	line          int
+}
+
+// Canonical task names.
+const (
+	TaskSequence = "sequence"
+)
+
+// ConfigError is a problem in a config file, located by line and field.
+type ConfigError struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e *ConfigError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if e.Field != "" {
+		return fmt.Sprintf("%s: %s: %s", loc, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", loc, e.Msg)
+}
+
+// LoadConfig reads and validates a config file.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	return ParseConfig(data, path)
+}
+
+// ParseConfig decodes and validates a config; file names it in errors and,
+// when the config has no name, gives it one (the file's base name).
+func ParseConfig(data []byte, file string) (*Config, error) {
+	var root yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&root); err != nil {
+		return nil, &ConfigError{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	if err := checkKeys(&root, reflect.TypeFor[Config](), file, ""); err != nil {
+		return nil, err
+	}
+	cfg := &Config{file: file, root: &root}
+	if err := root.Decode(cfg); err != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) && len(te.Errors) > 0 {
+			return nil, &ConfigError{File: file, Msg: strings.Join(te.Errors, "; ")}
+		}
+		return nil, &ConfigError{File: file, Msg: err.Error()}
+	}
+	cfg.recordLines(&root)
+	if cfg.Name == "" {
+		cfg.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	cfg.applyDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// File returns the path the config was read from.
+func (c *Config) File() string { return c.file }
+
+func (c *Config) applyDefaults() {
+	if c.Splits.Kind == "" {
+		c.Splits.Kind = "random"
+	}
+	if c.Splits.Count == 0 {
+		c.Splits.Count = 10
+	}
+	if len(c.Splits.TrainFractions) == 0 {
+		c.Splits.TrainFractions = []float64{0.25}
+	}
+	if c.Splits.ValidationFraction == 0 {
+		c.Splits.ValidationFraction = 0.25
+	}
+	if len(c.Tasks) == 0 {
+		c.Tasks = []string{TaskSequence}
+	}
+}
+
+func (c *Config) errorf(line int, field, format string, args ...any) error {
+	return &ConfigError{File: c.file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (c *Config) validate() error {
+	if len(c.Datasets) == 0 {
+		return c.errorf(c.keyLine("datasets"), "datasets", "at least one dataset is required")
+	}
+	for _, d := range c.Datasets {
+		if !slices.Contains(KnownDatasets(), d.Name) {
+			return c.errorf(d.line, "datasets.name", "unknown dataset %q%s (known: %s)", d.Name, suggest(d.Name, KnownDatasets()), strings.Join(KnownDatasets(), ", "))
+		}
+		if d.Synthetic != nil && d.Name != "synthetic" {
+			return c.errorf(d.line, "datasets.synthetic", "generator settings are only for the synthetic dataset, not %q", d.Name)
+		}
+	}
+	for _, t := range c.Tasks {
+		if t != TaskSequence {
+			return c.errorf(c.keyLine("tasks"), "tasks", "unknown task %q%s (known: %s)", t, suggest(t, []string{TaskSequence}), TaskSequence)
+		}
+	}
+	s := c.Splits
+	switch {
+	case s.Kind != "random":
+		return c.errorf(s.line, "splits.kind", "unknown split kind %q (known: random)", s.Kind)
+	case s.Count < 1:
+		return c.errorf(s.line, "splits.count", "must be at least 1, got %d", s.Count)
+	case !(s.ValidationFraction > 0 && s.ValidationFraction < 1):
+		return c.errorf(s.line, "splits.validation_fraction", "must be in (0, 1), got %v", s.ValidationFraction)
+	}
+	for _, f := range s.TrainFractions {
+		if !(f > 0 && f < 1) {
+			return c.errorf(s.line, "splits.train_fractions", "must be in (0, 1), got %v", f)
+		}
+	}
+	if w := c.Features.Window; w != nil && (*w < 0 || *w > 5) {
+		return c.errorf(c.Features.line, "features.window", "must be in [0, 5], got %d", *w)
+	}
+	if a := c.Features.Affixes; a != nil && (*a < 0 || *a > 10) {
+		return c.errorf(c.Features.line, "features.affixes", "must be in [0, 10], got %d", *a)
+	}
+	if len(c.Trainers) == 0 {
+		return c.errorf(c.keyLine("trainers"), "trainers", "at least one trainer is required")
+	}
+	seen := map[string]bool{}
+	for _, t := range c.Trainers {
+		if !slices.Contains(KnownTrainers(), t.Name) {
+			return c.errorf(t.line, "trainers.name", "unknown trainer %q%s (known: %s)", t.Name, suggest(t.Name, KnownTrainers()), strings.Join(KnownTrainers(), ", "))
+		}
+		if seen[t.Name] {
+			return c.errorf(t.line, "trainers.name", "trainer %q listed twice", t.Name)
+		}
+		seen[t.Name] = true
+		if len(t.C) == 0 {
+			return c.errorf(t.line, "trainers.C", "trainer %q needs a non-empty grid of C values", t.Name)
+		}
+		for _, v := range t.C {
+			if !(v > 0) || v > 1e12 {
+				return c.errorf(t.line, "trainers.C", "C must be positive and finite, got %v", v)
+			}
+		}
+		if t.Epsilon < 0 || t.QPTolerance < 0 || t.MaxIterations < 0 {
+			return c.errorf(t.line, "trainers", "epsilon, qp_tolerance and max_iterations must not be negative")
+		}
+	}
+	for _, pair := range c.Compare {
+		if len(pair) != 2 {
+			return c.errorf(c.keyLine("compare"), "compare", "each comparison is a pair of trainers, got %v", pair)
+		}
+		for _, name := range pair {
+			if !seen[name] {
+				return c.errorf(c.keyLine("compare"), "compare", "trainer %q is not among the config's trainers%s", name, suggest(name, trainerNames(c.Trainers)))
+			}
+		}
+	}
+	return nil
+}
+
+func trainerNames(ts []TrainerSpec) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// recordLines remembers where each list entry and section starts, so that
+// validation errors can point at them.
+func (c *Config) recordLines(root *yaml.Node) {
+	doc := root
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		doc = doc.Content[0]
+	}
+	val := func(key string) *yaml.Node {
+		for i := 0; i+1 < len(doc.Content); i += 2 {
+			if doc.Content[i].Value == key {
+				return doc.Content[i+1]
+			}
+		}
+		return nil
+	}
+	if n := val("datasets"); n != nil {
+		for i, e := range n.Content {
+			if i < len(c.Datasets) {
+				c.Datasets[i].line = e.Line
+			}
+		}
+	}
+	if n := val("trainers"); n != nil {
+		for i, e := range n.Content {
+			if i < len(c.Trainers) {
+				c.Trainers[i].line = e.Line
+			}
+		}
+	}
+	if n := val("splits"); n != nil {
+		c.Splits.line = n.Line
+	}
+	if n := val("features"); n != nil {
+		c.Features.line = n.Line
+	}
+}
+
+// keyLine returns the line of a top-level key (0 if absent).
+func (c *Config) keyLine(key string) int {
+	doc := c.root
+	if doc != nil && doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		doc = doc.Content[0]
+	}
+	if doc == nil {
+		return 0
+	}
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		if doc.Content[i].Value == key {
+			return doc.Content[i].Line
+		}
+	}
+	return 0
+}
+
+// checkKeys walks the YAML tree beside the Go type it decodes into and
+// rejects keys the type does not have, suggesting the nearest valid one. (The
+// decoder's own KnownFields check names neither the file nor a fix.)
+func checkKeys(n *yaml.Node, t reflect.Type, file, path string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			if err := checkKeys(c, t, file, path); err != nil {
+				return err
+			}
+		}
+	case yaml.MappingNode:
+		switch t.Kind() {
+		case reflect.Struct:
+			fields := yamlFields(t)
+			var names []string
+			for name := range fields {
+				names = append(names, name)
+			}
+			slices.Sort(names)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				ft, ok := fields[k.Value]
+				if !ok {
+					return &ConfigError{File: file, Line: k.Line, Field: joinPath(path, k.Value),
+						Msg: fmt.Sprintf("unknown key%s (valid keys here: %s)", suggest(k.Value, names), strings.Join(names, ", "))}
+				}
+				if err := checkKeys(n.Content[i+1], ft, file, joinPath(path, k.Value)); err != nil {
+					return err
+				}
+			}
+		case reflect.Map:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if err := checkKeys(n.Content[i+1], t.Elem(), file, joinPath(path, n.Content[i].Value)); err != nil {
+					return err
+				}
+			}
+		default:
+			return &ConfigError{File: file, Line: n.Line, Field: path, Msg: fmt.Sprintf("expected %s, found a mapping", kindName(t))}
+		}
+	case yaml.SequenceNode:
+		if t.Kind() != reflect.Slice {
+			return &ConfigError{File: file, Line: n.Line, Field: path, Msg: fmt.Sprintf("expected %s, found a list", kindName(t))}
+		}
+		for _, c := range n.Content {
+			if err := checkKeys(c, t.Elem(), file, path); err != nil {
+				return err
+			}
+		}
+	case yaml.ScalarNode:
+		if k := t.Kind(); k == reflect.Struct || k == reflect.Slice || k == reflect.Map {
+			if n.Tag == "!!null" {
+				return nil
+			}
+			return &ConfigError{File: file, Line: n.Line, Field: path, Msg: fmt.Sprintf("expected %s, found %q", kindName(t), n.Value)}
+		}
+	}
+	return nil
+}
+
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "a mapping"
+	case reflect.Slice:
+		return "a list"
+	}
+	return "a " + t.Kind().String()
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func yamlFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for f := range t.Fields() {
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		out[name] = f.Type
+	}
+	return out
+}
+
+// suggest returns ` (did you mean "x"?)` for the closest candidate within a
+// small edit distance, or "".
+func suggest(got string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := editDistance(strings.ToLower(got), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

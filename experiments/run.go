@@ -1,0 +1,446 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/report"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// Options are the run-time settings of Run that are not part of the
+// experiment itself (they never change a result).
+type Options struct {
+	DataDir    string // where datasets live
+	DataSource string // how DataDir was chosen, for messages
+	OutDir     string // default: results/<config name>
+	Workers    int    // units run at once; default: all cores
+	Force      bool   // recompute units even if cached
+	Progress   io.Writer
+	Stdout     io.Writer // the table is printed here; nil: not printed
+	Version    string    // code version stamped into results
+}
+
+// Outcome summarises a run.
+type Outcome struct {
+	OutDir           string
+	Runs             []report.Run
+	Computed, Cached int
+}
+
+// Run executes an experiment: it loads the data, runs every validation unit,
+// picks each trainer's hyperparameters per split by validation token error,
+// runs the test units, and writes runs.jsonl, table.md and table.txt into the
+// output directory. Finished units are cached there, so a run that fails or
+// is interrupted resumes where it stopped. Units that fail do not stop the
+// others; Run then returns an error naming them after writing what succeeded.
+func Run(ctx context.Context, cfg *Config, opt Options) (*Outcome, error) {
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.NumCPU()
+	}
+	if opt.OutDir == "" {
+		opt.OutDir = filepath.Join("results", cfg.Name)
+	}
+	for _, t := range cfg.Trainers {
+		for _, task := range cfg.Tasks {
+			if err := checkTrainerSupportsSequence(t.Name); err != nil {
+				return nil, cfg.errorf(t.line, "trainers.name", "trainer %q cannot serve task %q: %v", t.Name, task, err)
+			}
+		}
+	}
+	data, err := prepare(cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{cfg: cfg, opt: opt, data: data, cache: unitCache{dir: filepath.Join(opt.OutDir, "units")}}
+
+	// Phase 1: validation units for every grid point of every trainer.
+	validation := r.plan(phaseValidate, nil)
+	valResults, valErrs := r.execute(ctx, "validation", validation)
+	if err := ctx.Err(); err != nil {
+		return nil, r.interrupted(err)
+	}
+	// Phase 2: one test unit per (dataset, task, trainer, fraction, split).
+	chosen, selections := selectParams(validation, valResults)
+	tests := r.plan(phaseTest, chosen)
+	testResults, testErrs := r.execute(ctx, "test", tests)
+	if err := ctx.Err(); err != nil {
+		return nil, r.interrupted(err)
+	}
+	out := &Outcome{OutDir: opt.OutDir, Computed: r.computed, Cached: r.cached}
+	for i, u := range tests {
+		if res, ok := testResults[i]; ok {
+			out.Runs = append(out.Runs, toRun(u, res, selections[groupOf(u)]))
+		}
+	}
+	if err := r.writeOutputs(out.Runs); err != nil {
+		return out, err
+	}
+	if errs := append(valErrs, testErrs...); len(errs) > 0 {
+		return out, fmt.Errorf("%d unit(s) failed (the others are saved): %w", len(errs), errors.Join(errs...))
+	}
+	return out, nil
+}
+
+type runner struct {
+	cfg   *Config
+	opt   Options
+	data  []*preparedData
+	cache unitCache
+
+	mu               sync.Mutex
+	computed, cached int
+}
+
+func (r *runner) interrupted(err error) error {
+	return fmt.Errorf("run interrupted (%w); finished units are saved in %s; run the same command again to resume", err, r.cache.dir)
+}
+
+// prepare loads every dataset and extracts its features once.
+func prepare(cfg *Config, opt Options) ([]*preparedData, error) {
+	fopt := features.DefaultOptions()
+	if cfg.Features.Window != nil {
+		fopt.Window = *cfg.Features.Window
+	}
+	if cfg.Features.Affixes != nil {
+		fopt.Affixes = *cfg.Features.Affixes
+	}
+	var out []*preparedData
+	for _, spec := range cfg.Datasets {
+		corpus, err := loadDataset(spec, opt)
+		if err != nil {
+			return nil, err
+		}
+		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, hash: corpusHash(corpus)}
+		for _, s := range corpus.Sequences {
+			d.attrs = append(d.attrs, features.Extract(s.Tokens, fopt))
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func loadDataset(spec DatasetSpec, opt Options) (*datasets.Corpus, error) {
+	if spec.Name != "synthetic" || spec.Synthetic == nil {
+		return datasets.Open(opt.DataDir, opt.DataSource, spec.Name)
+	}
+	c := datasets.DefaultSynthetic()
+	s := spec.Synthetic
+	override := func(dst *int, v int) {
+		if v != 0 {
+			*dst = v
+		}
+	}
+	override(&c.Sequences, s.Sequences)
+	override(&c.Labels, s.Labels)
+	override(&c.MinLen, s.MinLen)
+	override(&c.MaxLen, s.MaxLen)
+	override(&c.Vocab, s.Vocab)
+	if s.Stay != 0 {
+		c.Stay = s.Stay
+	}
+	if s.Noise != 0 {
+		c.Noise = s.Noise
+	}
+	if s.Seed != 0 {
+		c.Seed = s.Seed
+	}
+	return datasets.Synthetic(c)
+}
+
+// corpusHash fingerprints a corpus's content (tokens, labels, segments), so
+// cached units are invalidated when the data changes.
+func corpusHash(c *datasets.Corpus) string {
+	h := sha256.New()
+	for _, l := range c.Labels {
+		fmt.Fprintf(h, "L%q\n", l)
+	}
+	for _, s := range c.Sequences {
+		fmt.Fprintf(h, "S%q%v%v\n", s.Tokens, s.Labels, s.Segments)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// plan lists the units of one phase in a fixed order. For the test phase,
+// chosen maps each selection group to its C.
+func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
+	fs := featureSpec{Window: features.DefaultOptions().Window, Affixes: features.DefaultOptions().Affixes, Edges: true}
+	if w := r.cfg.Features.Window; w != nil {
+		fs.Window = *w
+	}
+	if a := r.cfg.Features.Affixes; a != nil {
+		fs.Affixes = *a
+	}
+	if e := r.cfg.Features.Edges; e != nil {
+		fs.Edges = *e
+	}
+	var units []unitSpec
+	for _, d := range r.data {
+		for _, task := range r.cfg.Tasks {
+			for _, t := range r.cfg.Trainers {
+				for _, frac := range r.cfg.Splits.TrainFractions {
+					for k := range r.cfg.Splits.Count {
+						u := unitSpec{
+							Schema: schemaVersion, Dataset: d.name, DataHash: d.hash, Task: task, Features: fs,
+							Trainer: t.Name, Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations,
+							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
+							Phase: phase,
+						}
+						if phase == phaseTest {
+							u.C = chosen[groupOf(u)]
+							units = append(units, u)
+							continue
+						}
+						if len(t.C) == 1 {
+							continue // nothing to choose
+						}
+						for _, c := range t.C {
+							u.C = c
+							units = append(units, u)
+						}
+					}
+				}
+			}
+		}
+	}
+	if phase == phaseTest {
+		for i := range units {
+			if _, ok := chosen[groupOf(units[i])]; !ok {
+				units[i].C = r.singleC(units[i].Trainer)
+			}
+		}
+	}
+	return units
+}
+
+func (r *runner) singleC(trainer string) float64 {
+	for _, t := range r.cfg.Trainers {
+		if t.Name == trainer {
+			return t.C[0]
+		}
+	}
+	return 0
+}
+
+// groupOf names the selection group of a unit: everything but C and phase.
+func groupOf(u unitSpec) string {
+	return fmt.Sprintf("%s|%s|%s|%g|%d", u.Dataset, u.Task, u.Trainer, u.TrainFraction, u.Split)
+}
+
+// selectParams picks, per group, the C with the lowest validation token error
+// (ties: the first in grid order), and records every candidate's scores.
+func selectParams(units []unitSpec, results map[int]unitResult) (map[string]float64, map[string][]report.Candidate) {
+	chosen := map[string]float64{}
+	best := map[string]float64{}
+	cands := map[string][]report.Candidate{}
+	for i, u := range units {
+		res, ok := results[i]
+		if !ok {
+			continue
+		}
+		g := groupOf(u)
+		cands[g] = append(cands[g], report.Candidate{
+			Params: map[string]float64{"C": u.C}, TokenError: res.TokenError, SpanF1: res.SpanF1, TrainSeconds: res.TrainSeconds,
+		})
+		if b, seen := best[g]; !seen || res.TokenError < b {
+			best[g], chosen[g] = res.TokenError, u.C
+		}
+	}
+	return chosen, cands
+}
+
+// execute runs units with at most opt.Workers at once. Results are indexed by
+// unit position, so their order never depends on scheduling. A failed unit is
+// reported and skipped; cancellation stops scheduling new units.
+func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (map[int]unitResult, []error) {
+	results := make(map[int]unitResult, len(units))
+	var errs []error
+	prog := newProgress(r.opt.Progress, phase, len(units))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.opt.Workers)
+	for i, u := range units {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			res, cached, err := r.runUnit(gctx, u)
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			switch {
+			case err != nil && gctx.Err() != nil:
+				// Cancelled mid-training: not a failure of the unit.
+			case err != nil:
+				errs = append(errs, fmt.Errorf("%s: %w", describe(u), err))
+			default:
+				results[i] = res
+				if cached {
+					r.cached++
+				} else {
+					r.computed++
+				}
+			}
+			prog.done(cached, err != nil)
+			return nil
+		})
+	}
+	_ = g.Wait() // unit errors are collected above, never returned
+	return results, errs
+}
+
+func describe(u unitSpec) string {
+	return fmt.Sprintf("%s/%s %s C=%g split %d train %.0f%% (%s)", u.Dataset, u.Task, u.Trainer, u.C, u.Split, 100*u.TrainFraction, u.Phase)
+}
+
+func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, bool, error) {
+	key := u.key()
+	if !r.opt.Force {
+		if res, ok := r.cache.load(key); ok {
+			return res, true, nil
+		}
+	}
+	var d *preparedData
+	for _, p := range r.data {
+		if p.name == u.Dataset {
+			d = p
+		}
+	}
+	split, err := datasets.SplitAt(len(d.seqs), u.Split, u.TrainFraction, u.Seed)
+	if err != nil {
+		return unitResult{}, false, err
+	}
+	train, eval := split.Train, split.Test
+	if u.Phase == phaseValidate {
+		train, eval = datasets.HoldOut(split.Train, u.ValidationFraction, holdOutSeed(u.Seed, u.Split))
+	}
+	res, err := runSequenceUnit(ctx, d, u, train, eval)
+	if err != nil {
+		return unitResult{}, false, err
+	}
+	res.Key, res.Spec, res.Version = key, u, r.opt.Version
+	if err := r.cache.store(res); err != nil {
+		return unitResult{}, false, fmt.Errorf("saving unit: %w", err)
+	}
+	return res, false, nil
+}
+
+// holdOutSeed derives the validation split's seed from the experiment seed
+// and the split index (a splitmix64 step, so nearby seeds do not collide).
+func holdOutSeed(seed uint64, split int) uint64 {
+	z := seed + 0x9e3779b97f4a7c15*uint64(split+1)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
+	return report.Run{
+		Key: res.Key, Dataset: u.Dataset, Task: u.Task, Trainer: u.Trainer,
+		Params: map[string]float64{"C": u.C}, Selection: sel,
+		Split: u.Split, TrainFraction: u.TrainFraction, TrainSize: res.TrainSize, TestSize: res.EvalSize,
+		TokenError: res.TokenError, SpanF1: res.SpanF1, TrainSeconds: res.TrainSeconds,
+		Iterations: res.Iterations, Constraints: res.Constraints,
+		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Version: res.Version,
+	}
+}
+
+// writeOutputs writes runs.jsonl and the tables, each atomically.
+func (r *runner) writeOutputs(runs []report.Run) error {
+	var buf bytes.Buffer
+	if err := report.WriteRuns(&buf, runs); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(r.opt.OutDir, "runs.jsonl"), buf.Bytes()); err != nil {
+		return err
+	}
+	return WriteReport(r.opt.OutDir, runs, r.cfg, r.opt.Stdout)
+}
+
+// WriteReport renders the tables of runs into dir (table.md, table.txt) and,
+// if stdout is non-nil, prints the text table there.
+func WriteReport(dir string, runs []report.Run, cfg *Config, stdout io.Writer) error {
+	opt := report.Options{Trainers: trainerNames(cfg.Trainers)}
+	for _, p := range cfg.Compare {
+		opt.Comparisons = append(opt.Comparisons, report.Comparison{A: p[0], B: p[1]})
+	}
+	table, err := report.Summarize(runs, opt)
+	if err != nil {
+		return err
+	}
+	var md, txt bytes.Buffer
+	if err := table.WriteMarkdown(&md); err != nil {
+		return err
+	}
+	if err := table.WriteText(&txt); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "table.md"), md.Bytes()); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "table.txt"), txt.Bytes()); err != nil {
+		return err
+	}
+	if stdout != nil {
+		_, err = stdout.Write(txt.Bytes())
+	}
+	return err
+}
+
+// progress prints unit counts, elapsed time and an ETA to w (nothing if w is
+// nil), at most every two seconds and once at the end of a phase.
+type progress struct {
+	w                               io.Writer
+	phase                           string
+	total, finished, cached, failed int
+	start, last                     time.Time
+}
+
+func newProgress(w io.Writer, phase string, total int) *progress {
+	return &progress{w: w, phase: phase, total: total, start: time.Now()}
+}
+
+// done records a finished unit; the caller holds the runner's lock.
+func (p *progress) done(cached, failed bool) {
+	p.finished++
+	if cached {
+		p.cached++
+	}
+	if failed {
+		p.failed++
+	}
+	if p.w == nil || time.Since(p.last) < 2*time.Second && p.finished < p.total {
+		return
+	}
+	p.last = time.Now()
+	p.print()
+}
+
+func (p *progress) print() {
+	elapsed := time.Since(p.start)
+	eta := "?"
+	if computed := p.finished - p.cached; computed > 0 && p.finished < p.total {
+		eta = (elapsed / time.Duration(computed) * time.Duration(p.total-p.finished)).Round(time.Second).String()
+	} else if p.finished == p.total {
+		eta = "0s"
+	}
+	fmt.Fprintf(p.w, "repro: %s units %d/%d (%d cached, %d failed), elapsed %s, ETA %s\n",
+		p.phase, p.finished, p.total, p.cached, p.failed, elapsed.Round(time.Second), eta)
+}
+
+// KnownTrainers lists the trainer names a config may use.
+func KnownTrainers() []string { return trainers.CuttingPlaneTrainers() }
+
+// KnownDatasets lists the dataset names a config may use.
+func KnownDatasets() []string { return datasets.KnownDatasets() }

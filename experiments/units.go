@@ -1,0 +1,133 @@
+package experiments
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Unit phases: a validation unit trains on part of a split's training set and
+// scores the held-out rest (to choose hyperparameters); a test unit trains on
+// the whole training set with the chosen ones and scores the test set.
+const (
+	phaseValidate = "validate"
+	phaseTest     = "test"
+)
+
+// schemaVersion is part of every unit key: bump it when a change to the code
+// changes what a unit computes, so stale cached units are not reused.
+const schemaVersion = 1
+
+// unitSpec identifies one training-and-evaluation run completely; its hash is
+// the unit's key in the cache.
+type unitSpec struct {
+	Schema             int         `json:"schema"`
+	Dataset            string      `json:"dataset"`
+	DataHash           string      `json:"data_hash"`
+	Task               string      `json:"task"`
+	Features           featureSpec `json:"features"`
+	Trainer            string      `json:"trainer"`
+	C                  float64     `json:"C"`
+	Epsilon            float64     `json:"epsilon"`
+	QPTolerance        float64     `json:"qp_tolerance"`
+	MaxIterations      int         `json:"max_iterations"`
+	Seed               uint64      `json:"seed"`
+	Split              int         `json:"split"`
+	TrainFraction      float64     `json:"train_fraction"`
+	ValidationFraction float64     `json:"validation_fraction"`
+	Phase              string      `json:"phase"`
+}
+
+// featureSpec is FeatureSpec with defaults resolved.
+type featureSpec struct {
+	Window  int  `json:"window"`
+	Affixes int  `json:"affixes"`
+	Edges   bool `json:"edges"`
+}
+
+// key returns the first 16 hex digits of the SHA-256 of the spec's JSON
+// (struct fields marshal in a fixed order, so the encoding is canonical).
+func (u unitSpec) key() string {
+	b, err := json.Marshal(u)
+	if err != nil {
+		panic(err) // a struct of plain values always marshals
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// unitResult is what a finished unit stores.
+type unitResult struct {
+	Key          string   `json:"key"`
+	Spec         unitSpec `json:"spec"`
+	TrainSize    int      `json:"train_size"`
+	EvalSize     int      `json:"eval_size"`
+	TokenError   float64  `json:"token_error"`
+	SpanF1       float64  `json:"span_f1"`
+	TrainSeconds float64  `json:"train_seconds"`
+	Iterations   int      `json:"iterations"`
+	Constraints  int      `json:"constraints"`
+	Primal       float64  `json:"primal"`
+	Dual         float64  `json:"dual"`
+	Gap          float64  `json:"gap"`
+	Converged    bool     `json:"converged"`
+	Version      string   `json:"version,omitempty"`
+}
+
+// unitCache stores one JSON file per finished unit, written atomically
+// (temporary file, fsync, rename), so a crash never leaves a torn result.
+type unitCache struct{ dir string }
+
+func (c unitCache) path(key string) string { return filepath.Join(c.dir, key+".json") }
+
+// load returns the cached result of key, or ok=false if there is none. A
+// file that does not parse (which the atomic write should make impossible)
+// is treated as missing, so the unit is recomputed.
+func (c unitCache) load(key string) (unitResult, bool) {
+	b, err := os.ReadFile(c.path(key))
+	if err != nil {
+		return unitResult{}, false
+	}
+	var r unitResult
+	if json.Unmarshal(b, &r) != nil || r.Key != key {
+		return unitResult{}, false
+	}
+	return r, true
+}
+
+func (c unitCache) store(r unitResult) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(c.path(r.Key), append(b, '\n'))
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory, synced before it is renamed over path.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after a successful rename
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("syncing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

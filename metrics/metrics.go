@@ -1,0 +1,64 @@
+// Package metrics scores predicted labelings against the truth: token error
+// and span F1, the two numbers of Sarawagi & Gupta's Table 1.
+package metrics
+
+import (
+	"fmt"
+
+	"github.com/maxmargin/repro/structpred"
+)
+
+// Counts accumulates token and span agreement over many sequences; the zero
+// value is ready to use. Totals are micro-averaged over all tokens and spans.
+type Counts struct {
+	Tokens, TokenErrors             int
+	TrueSpans, PredSpans, SpanMatch int
+}
+
+// AddLabels scores one labelled sequence. Spans are the maximal runs of one
+// label (structpred.SegmentsFromLabels); a predicted span counts as correct
+// only if a true span has exactly the same start, end and label.
+func (c *Counts) AddLabels(truth, pred []int) error {
+	if len(truth) != len(pred) {
+		return fmt.Errorf("truth has %d tokens, prediction %d", len(truth), len(pred))
+	}
+	for t := range truth {
+		if truth[t] != pred[t] {
+			c.TokenErrors++
+		}
+	}
+	c.Tokens += len(truth)
+	c.addSpans(structpred.SegmentsFromLabels(truth), structpred.SegmentsFromLabels(pred))
+	return nil
+}
+
+func (c *Counts) addSpans(truth, pred []structpred.Segment) {
+	set := make(map[structpred.Segment]bool, len(truth))
+	for _, s := range truth {
+		set[s] = true
+	}
+	for _, s := range pred {
+		if set[s] {
+			c.SpanMatch++
+		}
+	}
+	c.TrueSpans += len(truth)
+	c.PredSpans += len(pred)
+}
+
+// TokenError returns the percentage of tokens labelled wrongly.
+func (c *Counts) TokenError() float64 {
+	if c.Tokens == 0 {
+		return 0
+	}
+	return 100 * float64(c.TokenErrors) / float64(c.Tokens)
+}
+
+// SpanF1 returns the span F1 in percent: the harmonic mean of span precision
+// (matched / predicted) and recall (matched / true).
+func (c *Counts) SpanF1() float64 {
+	if c.TrueSpans+c.PredSpans == 0 {
+		return 100
+	}
+	return 100 * 2 * float64(c.SpanMatch) / float64(c.TrueSpans+c.PredSpans)
+}

@@ -1,0 +1,234 @@
+package chain
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/maxmargin/repro/decoders"
+	"github.com/maxmargin/repro/structpred"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// Instance is an encoded sequence: the sorted attribute ids of each token and
+// the gold label of each token.
+type Instance struct {
+	Attrs  [][]int32
+	Labels []int
+}
+
+// Model is a linear-chain model over a fixed set of training instances. It
+// owns scratch buffers and is not safe for concurrent use.
+type Model struct {
+	data   []Instance
+	attrs  int // A: number of attribute ids
+	k      int // K: number of labels
+	edges  bool
+	cost   decoders.Cost
+	chain  decoders.Chain
+	ws     decoders.Workspace
+	acc    structpred.Accumulator
+	minPos float64 // smallest nonzero per-position cost
+}
+
+// Interface checks: the chain model serves every cutting-plane trainer.
+var (
+	_ trainers.LossAugmentedDecoder[[]int]  = (*Model)(nil)
+	_ trainers.TruthExcludingDecoder[[]int] = (*Model)(nil)
+	_ trainers.LossCountDecoder[[]int]      = (*Model)(nil)
+	_ trainers.PositionDecoder[[]int]       = (*Model)(nil)
+)
+
+// New returns a model over data with numAttrs attribute ids and k labels. A
+// zero cost means Hamming loss.
+func New(data []Instance, numAttrs, k int, edges bool, cost decoders.Cost) (*Model, error) {
+	if cost.M == nil {
+		cost = decoders.Hamming(k)
+	}
+	if cost.K != k {
+		return nil, fmt.Errorf("cost matrix is for %d labels, model has %d", cost.K, k)
+	}
+	if err := cost.Validate(); err != nil {
+		return nil, err
+	}
+	for i, x := range data {
+		if len(x.Attrs) != len(x.Labels) {
+			return nil, fmt.Errorf("instance %d: %d tokens but %d labels", i, len(x.Attrs), len(x.Labels))
+		}
+		for t, y := range x.Labels {
+			if y < 0 || y >= k {
+				return nil, fmt.Errorf("instance %d token %d: label %d outside [0, %d)", i, t, y, k)
+			}
+		}
+	}
+	m := &Model{data: data, attrs: numAttrs, k: k, edges: edges, cost: cost, minPos: math.Inf(1)}
+	for _, c := range cost.M {
+		if c > 0 {
+			m.minPos = math.Min(m.minPos, c)
+		}
+	}
+	return m, nil
+}
+
+// Len returns the number of training instances.
+func (m *Model) Len() int { return len(m.data) }
+
+// Dim returns the length of the weight vector.
+func (m *Model) Dim() int {
+	if m.edges {
+		return m.attrs*m.k + m.k*m.k
+	}
+	return m.attrs * m.k
+}
+
+// Labels returns K, the number of labels.
+func (m *Model) Labels() int { return m.k }
+
+// Truth returns the gold labels of instance i.
+func (m *Model) Truth(i int) []int { return m.data[i].Labels }
+
+// Loss returns L_i(y).
+func (m *Model) Loss(i int, y []int) float64 { return m.cost.Loss(m.data[i].Labels, y) }
+
+// scores fills the model's chain with the score tables of x under w.
+func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
+	n, k := len(x.Attrs), m.k
+	c := &m.chain
+	c.N, c.K = n, k
+	c.Unary = grow(c.Unary, n*k)
+	for t, attrs := range x.Attrs {
+		row := c.Unary[t*k : (t+1)*k]
+		clear(row)
+		for _, a := range attrs {
+			if int(a) >= m.attrs {
+				continue // an id outside the index (defensive: encoders drop unknowns)
+			}
+			for y, v := range w[int(a)*k : int(a)*k+k] {
+				row[y] += v
+			}
+		}
+	}
+	c.Trans = nil
+	if m.edges {
+		c.Trans = w[m.attrs*k : m.attrs*k+k*k]
+	}
+	return c
+}
+
+func grow(buf []float64, n int) []float64 {
+	if cap(buf) < n {
+		return make([]float64, n)
+	}
+	return buf[:n]
+}
+
+// Predict returns the highest-scoring labeling of x under w (x need not be a
+// training instance).
+func (m *Model) Predict(x Instance, w []float64) []int {
+	return decoders.Viterbi(m.scores(x, w), &m.ws).Labels
+}
+
+// Score returns s_i(y) = w·f(x_i, y).
+func (m *Model) Score(i int, w []float64, y []int) float64 {
+	return m.scores(m.data[i], w).Score(y)
+}
+
+// DeltaFeatures returns δf_i(y) = f(x_i, y_i) − f(x_i, y). Positions labelled
+// alike contribute nothing, so only disagreements are visited.
+func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
+	x, k := m.data[i], m.k
+	m.acc.Reset()
+	for t, attrs := range x.Attrs {
+		if g, p := x.Labels[t], y[t]; g != p {
+			for _, a := range attrs {
+				m.acc.Add(a*int32(k)+int32(g), 1)
+				m.acc.Add(a*int32(k)+int32(p), -1)
+			}
+		}
+	}
+	if m.edges {
+		base := int32(m.attrs * k)
+		for t := 1; t < len(y); t++ {
+			g0, g1, p0, p1 := x.Labels[t-1], x.Labels[t], y[t-1], y[t]
+			if g0 != p0 || g1 != p1 {
+				m.acc.Add(base+int32(g0*k+g1), 1)
+				m.acc.Add(base+int32(p0*k+p1), -1)
+			}
+		}
+	}
+	return m.acc.Vec()
+}
+
+// LossAugmented returns argmax_y s_i(y) + scale·L_i(y).
+func (m *Model) LossAugmented(i int, w []float64, scale float64) []int {
+	x := m.data[i]
+	return decoders.LossAugmented(m.scores(x, w), x.Labels, m.cost, scale, &m.ws).Labels
+}
+
+// BestExcluding returns argmax_{y≠y_i} s_i(y) + scale·L_i(y) from a top-2
+// decoder.
+func (m *Model) BestExcluding(i int, w []float64, scale float64) ([]int, bool) {
+	x := m.data[i]
+	s, ok := decoders.BestExcluding(m.scores(x, w), x.Labels, m.cost, scale, &m.ws)
+	return s.Labels, ok
+}
+
+// CanCountLoss reports whether exact slack scaling is possible: the
+// loss-count decoder needs integer per-position costs.
+func (m *Model) CanCountLoss() error {
+	if !m.cost.IsInteger() {
+		return fmt.Errorf("exact slack scaling needs integer per-position costs; this cost matrix has non-integer entries")
+	}
+	return nil
+}
+
+// BestPerLoss returns the best labeling of every loss value 0..L_max.
+func (m *Model) BestPerLoss(i int, w []float64) ([][]int, []bool, error) {
+	x := m.data[i]
+	best, err := decoders.LossCount(m.scores(x, w), x.Labels, m.cost, &m.ws)
+	if err != nil {
+		return nil, nil, err
+	}
+	ys, ok := make([][]int, len(best)), make([]bool, len(best))
+	for k, s := range best {
+		ys[k], ok[k] = s.Labels, s.Labels != nil
+	}
+	return ys, ok, nil
+}
+
+// LossRange returns the smallest nonzero per-position cost and L_max of
+// instance i (the L_ε and L_max of Sarawagi & Gupta, section 3.1).
+func (m *Model) LossRange(i int) (lmin, lmax float64) {
+	return m.minPos, m.cost.MaxLoss(m.data[i].Labels)
+}
+
+// Positions returns the number of error positions (tokens) of instance i.
+func (m *Model) Positions(i int) int { return len(m.data[i].Labels) }
+
+// PositionViolators returns, for every position c, the labeling wrong at c
+// that maximises L_ic(y_c)·(1 − s_i(y_i) + s_i(y)), read off the max-marginals
+// (one forward and one backward max-product pass). Positions whose best value
+// is not positive are omitted: they cannot be violated.
+func (m *Model) PositionViolators(i int, w []float64, dst []trainers.PositionViolator[[]int]) []trainers.PositionViolator[[]int] {
+	x, k := m.data[i], m.k
+	c := m.scores(x, w)
+	truth := c.Score(x.Labels)
+	mm := decoders.ComputeMaxMarginals(c, &m.ws)
+	for t, g := range x.Labels {
+		best, bestV := -1, 0.0
+		for y := range k {
+			loss := m.cost.M[g*k+y]
+			if y == g || loss <= 0 {
+				continue
+			}
+			if v := loss * (1 - truth + mm.MM[t*k+y]); v > bestV {
+				best, bestV = y, v
+			}
+		}
+		if best >= 0 {
+			dst = append(dst, trainers.PositionViolator[[]int]{
+				Position: t, Y: mm.Labeling(t, best), Score: mm.MM[t*k+best], Loss: m.cost.M[g*k+best],
+			})
+		}
+	}
+	return dst
+}

@@ -1,0 +1,344 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// This file turns a Table into plain string grids and hands them to the
+// format-specific writers, which only escape and mark cells.
+
+const testsTitle = "Paired t-tests (two-sided, over shared splits; diff = A - B in percentage points):"
+
+const costTitle = "Training cost (means over splits):"
+
+// keyHeader is the header of the columns that identify a row.
+func (t *Table) keyHeader() []string {
+	if t.ShowFraction {
+		return []string{"task", "dataset", "train fraction"}
+	}
+	return []string{"task", "dataset"}
+}
+
+// keyCells are the identifying cells of a row.
+func (t *Table) keyCells(rk RowKey) []string {
+	if t.ShowFraction {
+		return []string{rk.Task, rk.Dataset, strconv.FormatFloat(rk.TrainFraction, 'g', -1, 64)}
+	}
+	return []string{rk.Task, rk.Dataset}
+}
+
+// mainGrid is the results table as strings: esc is applied to every cell,
+// then mark to the best cells.
+func (t *Table) mainGrid(esc, mark func(string) string) (head []string, body [][]string) {
+	for _, s := range append(t.keyHeader(), t.Trainers...) {
+		head = append(head, esc(s))
+	}
+	for _, row := range t.Rows {
+		var line []string
+		for _, s := range t.keyCells(row.RowKey) {
+			line = append(line, esc(s))
+		}
+		for _, c := range row.Cells {
+			s := esc(c.Text)
+			if c.Best {
+				s = mark(s)
+			}
+			line = append(line, s)
+		}
+		body = append(body, line)
+	}
+	return head, body
+}
+
+// costGrid is the training-cost table as strings, one line per trainer
+// with runs in a row.
+func (t *Table) costGrid(esc func(string) string) (head []string, body [][]string) {
+	for _, s := range append(t.keyHeader(), "trainer", "n", "train seconds", "iterations", "constraints") {
+		head = append(head, esc(s))
+	}
+	for _, row := range t.Rows {
+		for _, c := range row.Cells {
+			if c.N == 0 {
+				continue
+			}
+			line := append(t.keyCells(row.RowKey), c.Trainer, strconv.Itoa(c.N),
+				formatSeconds(c.TrainSeconds),
+				strconv.FormatFloat(c.Iterations, 'f', 1, 64),
+				strconv.FormatFloat(c.Constraints, 'f', 1, 64))
+			for i := range line {
+				line[i] = esc(line[i])
+			}
+			body = append(body, line)
+		}
+	}
+	return head, body
+}
+
+// testLines renders the paired t-tests, one line for token error and one
+// for span F1 (unless the row is token-only), or one line when the test
+// could not be run.
+func (t *Table) testLines() []string {
+	var out []string
+	for _, pt := range t.Tests {
+		prefix := fmt.Sprintf("%s vs %s (%s): ", pt.A, pt.B, pt.Label)
+		if pt.Err != nil {
+			out = append(out, prefix+"not tested: "+pt.Err.Error())
+			continue
+		}
+		out = append(out, prefix+formatTest("token error", pt.TokenError))
+		if !pt.TokenOnly {
+			out = append(out, prefix+formatTest("span F1", pt.SpanF1))
+		}
+	}
+	return out
+}
+
+// formatTest renders one t-test as
+// "token error diff -2.80 points, t=-5.10, p=0.00071, n=10".
+func formatTest(what string, tt TTest) string {
+	s := fmt.Sprintf("%s diff %+.2f points, t=%.2f, p=%.2g, n=%d", what, tt.MeanDiff, tt.T, tt.P, tt.N)
+	for _, w := range tt.Warnings {
+		s += " [warning: " + w + "]"
+	}
+	return s
+}
+
+func formatSeconds(s float64) string {
+	switch {
+	case s >= 100:
+		return strconv.FormatFloat(s, 'f', 0, 64)
+	case s >= 1:
+		return strconv.FormatFloat(s, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(s, 'f', 3, 64)
+}
+
+// alignments left-aligns the first nKey columns and right-aligns the rest.
+func alignments(nKey, n int) []tw.Align {
+	a := make([]tw.Align, n)
+	for i := range a {
+		a[i] = tw.AlignRight
+		if i < nKey {
+			a[i] = tw.AlignLeft
+		}
+	}
+	return a
+}
+
+// writeTW renders one grid with tablewriter. Header auto-formatting is off
+// so that names such as "approx-slack" appear as written.
+func writeTW(w io.Writer, r tw.Renderer, head []string, body [][]string, align []tw.Align) error {
+	t := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(r),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+	)
+	t.Header(head)
+	for _, row := range body {
+		if err := t.Append(row); err != nil {
+			return fmt.Errorf("report: rendering table: %w", err)
+		}
+	}
+	if err := t.Render(); err != nil {
+		return fmt.Errorf("report: rendering table: %w", err)
+	}
+	return nil
+}
+
+// errWriter remembers the first write error so that a sequence of prints
+// can be checked once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = fmt.Errorf("report: writing: %w", err)
+	}
+	return n, e.err
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	fmt.Fprintf(e, format, args...)
+}
+
+func identity(s string) string { return s }
+
+// WriteText writes the table as ASCII box tables: the results (best cell
+// of each row marked with "*"), the paired t-tests, the training cost and
+// any warnings.
+func (t *Table) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	ascii := func() tw.Renderer {
+		return renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})
+	}
+	nKey := len(t.keyHeader())
+	head, body := t.mainGrid(identity, func(s string) string { return s + "*" })
+	if err := writeTW(ew, ascii(), head, body, alignments(nKey, len(head))); err != nil {
+		return err
+	}
+	ew.printf("* best mean %s in the row\n", metricName(t.Metric))
+	if lines := t.testLines(); len(lines) > 0 {
+		ew.printf("\n%s\n", testsTitle)
+		for _, l := range lines {
+			ew.printf("%s\n", l)
+		}
+	}
+	head, body = t.costGrid(identity)
+	if len(body) > 0 {
+		ew.printf("\n%s\n", costTitle)
+		if err := writeTW(ew, ascii(), head, body, alignments(nKey+1, len(head))); err != nil {
+			return err
+		}
+	}
+	t.writeWarnings(ew, "")
+	return ew.err
+}
+
+// WriteMarkdown writes the table as GitHub-flavoured Markdown: the results
+// (best cell of each row in bold), the paired t-tests as a list, the
+// training cost and any warnings.
+func (t *Table) WriteMarkdown(w io.Writer) error {
+	ew := &errWriter{w: w}
+	esc := strings.NewReplacer(`\`, `\\`, "|", `\|`).Replace
+	nKey := len(t.keyHeader())
+	head, body := t.mainGrid(esc, func(s string) string { return "**" + s + "**" })
+	if err := writeTW(ew, renderer.NewMarkdown(), head, body, alignments(nKey, len(head))); err != nil {
+		return err
+	}
+	if lines := t.testLines(); len(lines) > 0 {
+		ew.printf("\n%s\n\n", testsTitle)
+		for _, l := range lines {
+			ew.printf("- %s\n", esc(l))
+		}
+	}
+	head, body = t.costGrid(esc)
+	if len(body) > 0 {
+		ew.printf("\n%s\n\n", costTitle)
+		if err := writeTW(ew, renderer.NewMarkdown(), head, body, alignments(nKey+1, len(head))); err != nil {
+			return err
+		}
+	}
+	t.writeWarnings(ew, "- ")
+	return ew.err
+}
+
+func (t *Table) writeWarnings(ew *errWriter, bullet string) {
+	if len(t.Warnings) == 0 {
+		return
+	}
+	ew.printf("\nWarnings:\n")
+	if bullet != "" {
+		ew.printf("\n")
+	}
+	for _, s := range t.Warnings {
+		ew.printf("%s%s\n", bullet, s)
+	}
+}
+
+func metricName(m Metric) string {
+	if m == SpanF1 {
+		return "span F1"
+	}
+	return "token error"
+}
+
+// csvHeader is the header row written by [Table.WriteCSV].
+func csvHeader() []string {
+	return []string{
+		"dataset", "task", "train_fraction", "trainer", "n",
+		"token_error_mean", "token_error_std", "span_f1_mean", "span_f1_std",
+		"train_seconds", "iterations", "constraints", "best",
+	}
+}
+
+// WriteCSV writes one CSV record per (row, trainer), with the raw numbers
+// at full precision: dataset, task, train_fraction, trainer, n,
+// token_error_mean, token_error_std, span_f1_mean, span_f1_std,
+// train_seconds, iterations, constraints (means over splits) and best
+// ("true" or "false"). A trainer with no runs in a row has n = 0 and empty
+// numeric fields; rows of token-only tasks have empty span F1 fields.
+func (t *Table) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader()); err != nil {
+		return fmt.Errorf("report: writing CSV: %w", err)
+	}
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	for _, row := range t.Rows {
+		for _, c := range row.Cells {
+			rec := []string{row.Dataset, row.Task, num(row.TrainFraction), c.Trainer, strconv.Itoa(c.N)}
+			switch {
+			case c.N == 0:
+				rec = append(rec, "", "", "", "", "", "", "")
+			case row.TokenOnly:
+				rec = append(rec, num(c.TokenError.Mean), num(c.TokenError.Std), "", "",
+					num(c.TrainSeconds), num(c.Iterations), num(c.Constraints))
+			default:
+				rec = append(rec,
+					num(c.TokenError.Mean), num(c.TokenError.Std),
+					num(c.SpanF1.Mean), num(c.SpanF1.Std),
+					num(c.TrainSeconds), num(c.Iterations), num(c.Constraints))
+			}
+			rec = append(rec, strconv.FormatBool(c.Best))
+			if err := cw.Write(rec); err != nil {
+				return fmt.Errorf("report: writing CSV: %w", err)
+			}
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("report: writing CSV: %w", err)
+	}
+	return nil
+}
+
+// newLaTeXEscaper returns a function that escapes LaTeX special characters
+// and writes ± in math mode.
+func newLaTeXEscaper() func(string) string {
+	return strings.NewReplacer(
+		`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`,
+		"_", `\_`, "{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`,
+		"±", `$\pm$`,
+	).Replace
+}
+
+// WriteLaTeX writes the results as a booktabs tabular (for \input into a
+// table environment), with the best cell of each row in \textbf and a
+// \midrule between tasks. The paired t-tests follow as % comments.
+func (t *Table) WriteLaTeX(w io.Writer) error {
+	ew := &errWriter{w: w}
+	nKey := len(t.keyHeader())
+	head, body := t.mainGrid(newLaTeXEscaper(), func(s string) string { return `\textbf{` + s + `}` })
+	ew.printf("\\begin{tabular}{%s%s}\n\\toprule\n", strings.Repeat("l", nKey), strings.Repeat("r", len(head)-nKey))
+	ew.printf("%s \\\\\n\\midrule\n", strings.Join(head, " & "))
+	for i, line := range body {
+		if i > 0 && t.Rows[i].Task != t.Rows[i-1].Task {
+			ew.printf("\\midrule\n")
+		}
+		ew.printf("%s \\\\\n", strings.Join(line, " & "))
+	}
+	ew.printf("\\bottomrule\n\\end{tabular}\n")
+	if lines := t.testLines(); len(lines) > 0 {
+		ew.printf("%% %s\n", testsTitle)
+		for _, l := range lines {
+			ew.printf("%% %s\n", l)
+		}
+	}
+	return ew.err
+}

@@ -1,0 +1,139 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Run is one final test evaluation: one (dataset, task, trainer, split,
+// train fraction) after hyperparameter selection. A runs.jsonl file holds
+// one Run per line as a compact JSON object.
+type Run struct {
+	Key           string             `json:"key"`               // stable unit key (hash)
+	Dataset       string             `json:"dataset"`           // e.g. "cora"
+	Task          string             `json:"task"`              // "sequence", "segmentation", "parsing"
+	Trainer       string             `json:"trainer"`           // e.g. "margin", "slack", "approx-slack", "poslearn"
+	Params        map[string]float64 `json:"params"`            // selected hyperparameters, e.g. {"C": 1}
+	Selection     []Candidate        `json:"selection"`         // the grid and its validation scores
+	Split         int                `json:"split"`             // split index; runs are paired across trainers by it
+	TrainFraction float64            `json:"train_fraction"`    // fraction of the data used for training
+	TrainSize     int                `json:"train_size"`        // number of training instances
+	TestSize      int                `json:"test_size"`         // number of test instances
+	TokenError    float64            `json:"token_error"`       // percent
+	SpanF1        float64            `json:"span_f1"`           // percent
+	TrainSeconds  float64            `json:"train_seconds"`     // wall-clock training time of the final model
+	Iterations    int                `json:"iterations"`        // trainer iterations
+	Constraints   int                `json:"constraints"`       // constraints in the final working set
+	Primal        float64            `json:"primal"`            // final primal objective
+	Dual          float64            `json:"dual"`              // final dual objective
+	Gap           float64            `json:"gap"`               // final duality gap
+	Version       string             `json:"version,omitempty"` // VCS revision of the code that produced it
+}
+
+// Candidate is one point of a hyperparameter grid with its validation scores.
+type Candidate struct {
+	Params       map[string]float64 `json:"params"`
+	TokenError   float64            `json:"token_error"`   // percent
+	SpanF1       float64            `json:"span_f1"`       // percent
+	TrainSeconds float64            `json:"train_seconds"` // training time for this candidate
+}
+
+// LineError reports a problem with one line of a runs file. It is returned
+// (or listed as a warning) by [ReadRuns].
+type LineError struct {
+	Name string // file name as given to ReadRuns
+	Line int    // 1-based line number
+	Err  error
+}
+
+// Error implements error as "name:line: message".
+func (e *LineError) Error() string {
+	return fmt.Sprintf("%s:%d: %v", e.Name, e.Line, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *LineError) Unwrap() error { return e.Err }
+
+// WriteRuns writes runs to w as one compact JSON object per line, in the
+// given order. Map keys (Params) are written in sorted order, so equal runs
+// give equal bytes.
+func WriteRuns(w io.Writer, runs []Run) error {
+	bw := bufio.NewWriter(w)
+	for i := range runs {
+		b, err := json.Marshal(&runs[i])
+		if err != nil {
+			return fmt.Errorf("report: encoding run %d (key %q): %w", i, runs[i].Key, err)
+		}
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return fmt.Errorf("report: writing runs: %w", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("report: writing runs: %w", err)
+	}
+	return nil
+}
+
+// ReadRuns reads runs written by [WriteRuns] from r; name is used only in
+// messages. Blank lines are ignored. Fields not in [Run] are an error.
+//
+// A last line that is both unterminated (no final newline) and unparsable is
+// taken to be torn by a writer that was interrupted: it is skipped and
+// reported in warnings as a *[LineError]. Any other bad line is returned as
+// a *LineError naming the file and line, and no runs are returned.
+func ReadRuns(r io.Reader, name string) (runs []Run, warnings []error, err error) {
+	br := bufio.NewReader(r)
+	for lineNo := 1; ; lineNo++ {
+		line, readErr := br.ReadBytes('\n')
+		if readErr != nil && !errors.Is(readErr, io.EOF) {
+			return nil, nil, &LineError{Name: name, Line: lineNo, Err: fmt.Errorf("reading: %w", readErr)}
+		}
+		terminated := readErr == nil
+		if len(bytes.TrimSpace(line)) > 0 {
+			run, err := decodeRun(line)
+			switch {
+			case err == nil:
+				runs = append(runs, run)
+			case !terminated:
+				warnings = append(warnings, &LineError{Name: name, Line: lineNo,
+					Err: fmt.Errorf("skipping torn last line: %w", err)})
+			default:
+				return nil, nil, &LineError{Name: name, Line: lineNo, Err: err}
+			}
+		}
+		if !terminated {
+			return runs, warnings, nil
+		}
+	}
+}
+
+// decodeRun decodes exactly one JSON object, rejecting unknown fields and
+// trailing data.
+func decodeRun(line []byte) (Run, error) {
+	var run Run
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&run); err != nil {
+		return Run{}, fmt.Errorf("decoding run: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return Run{}, errors.New("decoding run: trailing data after JSON object")
+	}
+	return run, nil
+}
+
+// ReadRunsFile reads the runs file at path with [ReadRuns].
+func ReadRunsFile(path string) ([]Run, []error, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	return ReadRuns(f, path)
+}

@@ -1,0 +1,412 @@
+package report
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ErrNoRuns is returned by [Summarize] when it is given no runs.
+var ErrNoRuns = errors.New("report: no runs")
+
+// Metric names the measure that decides the best cell of a row.
+type Metric string
+
+// Metrics understood by [Summarize].
+const (
+	TokenError Metric = "token_error" // token error %; lower is better (the default)
+	SpanF1     Metric = "span_f1"     // span F1 %; higher is better
+)
+
+// Comparison asks for a paired t-test of trainer A against trainer B in
+// every row where both have runs. Differences are reported as A - B.
+type Comparison struct{ A, B string }
+
+// Options configure [Summarize]. The zero value is usable.
+type Options struct {
+	// Trainers gives the column order. Trainers listed here get a column
+	// even if they have no runs (shown as "-"); trainers found in the runs
+	// but not listed follow in order of first appearance.
+	Trainers []string
+	// Comparisons are the paired t-tests to report under the table.
+	Comparisons []Comparison
+	// Metric decides the best cell of each row; "" means TokenError.
+	Metric Metric
+	// Tasks and Datasets give the preferred row order. Tasks and datasets
+	// not listed follow the listed ones in lexical order.
+	Tasks    []string
+	Datasets []string
+	// Decimals is the number of digits after the decimal point in cells;
+	// 0 means 1.
+	Decimals int
+	// TokenOnlyTasks lists tasks without spans, such as "parsing": their
+	// cells show token error only ("12.4±0.3"), their span F1 is neither
+	// tested nor written to CSV, and their best cell is decided by token
+	// error whatever Metric says.
+	TokenOnlyTasks []string
+}
+
+// RowKey identifies a row of the table.
+type RowKey struct {
+	Task          string
+	Dataset       string
+	TrainFraction float64
+}
+
+// Stat is a mean and unbiased standard deviation over splits.
+type Stat struct{ Mean, Std float64 }
+
+// Cell aggregates the runs of one trainer in one row.
+type Cell struct {
+	Trainer      string
+	N            int   // number of splits; 0 means the trainer has no runs here
+	Splits       []int // split indices, ascending
+	TokenError   Stat  // percent
+	SpanF1       Stat  // percent
+	TrainSeconds float64
+	Iterations   float64 // mean over splits
+	Constraints  float64 // mean over splits
+	Best         bool    // best cell of its row by Options.Metric
+	// Text is the unmarked rendering shared by all formats:
+	// "12.3±0.8/74.9±1.2", "12.3/74.9" for a single split, "12.3±0.8" in a
+	// token-only row, and "-" when N is 0. A cell with fewer splits than the fullest cell of its row gets
+	// a " (n=7)" suffix.
+	Text string
+}
+
+// Row is one row of the table: one cell per trainer, in Table.Trainers order.
+type Row struct {
+	RowKey
+	Label     string // "dataset/task", plus "/fraction" when the table has several
+	TokenOnly bool   // the task is in Options.TokenOnlyTasks
+	Cells     []Cell
+}
+
+// PairTest is the outcome of one [Comparison] in one row.
+type PairTest struct {
+	Comparison
+	Row        RowKey
+	Label      string // the row's label
+	TokenError TTest  // on token error, A - B
+	SpanF1     TTest  // on span F1, A - B; zero when TokenOnly
+	TokenOnly  bool   // the row has no span F1
+	// Err is set when the test could not be run, e.g. because the two
+	// trainers share fewer than two splits; the TTest fields are then zero.
+	Err error
+}
+
+// Table is the aggregated form of a set of runs, ready to render.
+type Table struct {
+	Trainers     []string // column order
+	ShowFraction bool     // runs have several train fractions
+	Metric       Metric   // metric that decided Best
+	Rows         []Row
+	Tests        []PairTest
+	Warnings     []string // e.g. runs from several code versions
+}
+
+type cellKey struct {
+	row     RowKey
+	trainer string
+}
+
+// Summarize aggregates runs into a [Table].
+//
+// Rows are sorted by task, then dataset (both in the order given by
+// opt.Tasks and opt.Datasets, then lexically), then ascending train
+// fraction. Runs are aggregated in split order, so apart from the column
+// order of trainers missing from opt.Trainers the result does not depend on
+// the order of runs. Each run
+// must have a dataset, task and trainer, and no two runs may share
+// (dataset, task, train fraction, trainer, split).
+//
+// The best cell of a row is marked only when at least two trainers have
+// runs in it; ties are all marked. Paired t-tests pair runs by split index
+// and use the splits present for both trainers.
+func Summarize(runs []Run, opt Options) (*Table, error) {
+	if len(runs) == 0 {
+		return nil, ErrNoRuns
+	}
+	metric := opt.Metric
+	switch metric {
+	case "":
+		metric = TokenError
+	case TokenError, SpanF1:
+	default:
+		return nil, fmt.Errorf("report: unknown metric %q", opt.Metric)
+	}
+	decimals := opt.Decimals
+	if decimals <= 0 {
+		decimals = 1
+	}
+
+	trainers := slices.Clone(opt.Trainers)
+	for i, tr := range trainers {
+		if tr == "" {
+			return nil, errors.New("report: empty trainer name in Options.Trainers")
+		}
+		if slices.Contains(trainers[:i], tr) {
+			return nil, fmt.Errorf("report: trainer %q listed twice in Options.Trainers", tr)
+		}
+	}
+
+	groups := make(map[cellKey][]*Run)
+	var rows []RowKey
+	rowSeen := make(map[RowKey]bool)
+	fractions := make(map[float64]bool)
+	versions := make(map[string]bool)
+	seen := make(map[cellKey]map[int]string)
+	for i := range runs {
+		r := &runs[i]
+		if r.Dataset == "" || r.Task == "" || r.Trainer == "" {
+			return nil, fmt.Errorf("report: run %d (key %q): dataset, task and trainer must be set", i, r.Key)
+		}
+		for _, v := range []float64{r.TokenError, r.SpanF1, r.TrainFraction, r.TrainSeconds} {
+			if !isFinite(v) {
+				return nil, fmt.Errorf("report: run %d (key %q): non-finite value %v", i, r.Key, v)
+			}
+		}
+		rk := RowKey{Task: r.Task, Dataset: r.Dataset, TrainFraction: r.TrainFraction}
+		ck := cellKey{rk, r.Trainer}
+		if seen[ck] == nil {
+			seen[ck] = make(map[int]string)
+		}
+		if prev, dup := seen[ck][r.Split]; dup {
+			return nil, fmt.Errorf("report: runs %q and %q are both %s/%s/%g %s split %d",
+				prev, r.Key, r.Dataset, r.Task, r.TrainFraction, r.Trainer, r.Split)
+		}
+		seen[ck][r.Split] = r.Key
+		if !rowSeen[rk] {
+			rowSeen[rk] = true
+			rows = append(rows, rk)
+		}
+		groups[ck] = append(groups[ck], r)
+		if !slices.Contains(trainers, r.Trainer) {
+			trainers = append(trainers, r.Trainer)
+		}
+		fractions[r.TrainFraction] = true
+		if r.Version != "" {
+			versions[r.Version] = true
+		}
+	}
+	// Sum in split order so that means do not depend on the order of runs.
+	for _, g := range groups {
+		slices.SortFunc(g, func(x, y *Run) int { return cmp.Compare(x.Split, y.Split) })
+	}
+	for _, c := range opt.Comparisons {
+		if c.A == c.B {
+			return nil, fmt.Errorf("report: comparison of %q with itself", c.A)
+		}
+		for _, tr := range []string{c.A, c.B} {
+			if !slices.Contains(trainers, tr) {
+				return nil, fmt.Errorf("report: comparison %s vs %s: unknown trainer %q", c.A, c.B, tr)
+			}
+		}
+	}
+
+	taskRank, dataRank := rankOf(opt.Tasks), rankOf(opt.Datasets)
+	slices.SortFunc(rows, func(x, y RowKey) int {
+		return cmp.Or(
+			compareRanked(taskRank, x.Task, y.Task),
+			compareRanked(dataRank, x.Dataset, y.Dataset),
+			cmp.Compare(x.TrainFraction, y.TrainFraction),
+		)
+	})
+
+	t := &Table{Trainers: trainers, ShowFraction: len(fractions) > 1, Metric: metric}
+	for _, rk := range rows {
+		row := Row{RowKey: rk, Label: t.label(rk), TokenOnly: slices.Contains(opt.TokenOnlyTasks, rk.Task)}
+		for _, tr := range trainers {
+			row.Cells = append(row.Cells, aggregate(tr, groups[cellKey{rk, tr}]))
+		}
+		rowMetric := metric
+		if row.TokenOnly {
+			rowMetric = TokenError
+		}
+		markBest(row.Cells, rowMetric)
+		maxN := 0
+		for _, c := range row.Cells {
+			maxN = max(maxN, c.N)
+		}
+		for i := range row.Cells {
+			row.Cells[i].Text = cellText(row.Cells[i], row.TokenOnly, maxN, decimals)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+
+	for _, c := range opt.Comparisons {
+		for _, row := range t.Rows {
+			a, b := groups[cellKey{row.RowKey, c.A}], groups[cellKey{row.RowKey, c.B}]
+			if len(a) == 0 || len(b) == 0 {
+				continue
+			}
+			t.Tests = append(t.Tests, pairTest(c, row, a, b))
+		}
+	}
+
+	if len(versions) > 1 {
+		vs := make([]string, 0, len(versions))
+		for v := range versions {
+			vs = append(vs, v)
+		}
+		slices.Sort(vs)
+		t.Warnings = append(t.Warnings,
+			fmt.Sprintf("runs come from %d code versions: %s", len(vs), strings.Join(vs, ", ")))
+	}
+	return t, nil
+}
+
+// label names a row as "dataset/task[/fraction]".
+func (t *Table) label(rk RowKey) string {
+	s := rk.Dataset + "/" + rk.Task
+	if t.ShowFraction {
+		s += "/" + strconv.FormatFloat(rk.TrainFraction, 'g', -1, 64)
+	}
+	return s
+}
+
+// aggregate summarizes one trainer's runs in one row; runs are sorted by
+// split.
+func aggregate(trainer string, runs []*Run) Cell {
+	c := Cell{Trainer: trainer, N: len(runs)}
+	if len(runs) == 0 {
+		return c
+	}
+	var tok, f1, secs, iters, cons []float64
+	for _, r := range runs {
+		c.Splits = append(c.Splits, r.Split)
+		tok = append(tok, r.TokenError)
+		f1 = append(f1, r.SpanF1)
+		secs = append(secs, r.TrainSeconds)
+		iters = append(iters, float64(r.Iterations))
+		cons = append(cons, float64(r.Constraints))
+	}
+	c.TokenError.Mean, c.TokenError.Std = MeanStd(tok)
+	c.SpanF1.Mean, c.SpanF1.Std = MeanStd(f1)
+	c.TrainSeconds, _ = MeanStd(secs)
+	c.Iterations, _ = MeanStd(iters)
+	c.Constraints, _ = MeanStd(cons)
+	return c
+}
+
+// markBest sets Best on the cells with the best mean of metric, provided at
+// least two cells have runs.
+func markBest(cells []Cell, metric Metric) {
+	value := func(c Cell) float64 {
+		if metric == SpanF1 {
+			return -c.SpanF1.Mean
+		}
+		return c.TokenError.Mean
+	}
+	present, best := 0, math.Inf(1)
+	for _, c := range cells {
+		if c.N > 0 {
+			present++
+			best = min(best, value(c))
+		}
+	}
+	if present < 2 {
+		return
+	}
+	for i := range cells {
+		if cells[i].N > 0 && value(cells[i]) == best {
+			cells[i].Best = true
+		}
+	}
+}
+
+// cellText renders a cell as "mean±std/mean±std" with the given decimals.
+func cellText(c Cell, tokenOnly bool, maxN, decimals int) string {
+	if c.N == 0 {
+		return "-"
+	}
+	f := func(s Stat) string {
+		if c.N == 1 {
+			return strconv.FormatFloat(s.Mean, 'f', decimals, 64)
+		}
+		return strconv.FormatFloat(s.Mean, 'f', decimals, 64) + "±" + strconv.FormatFloat(s.Std, 'f', decimals, 64)
+	}
+	s := f(c.TokenError)
+	if !tokenOnly {
+		s += "/" + f(c.SpanF1)
+	}
+	if c.N < maxN {
+		s += fmt.Sprintf(" (n=%d)", c.N)
+	}
+	return s
+}
+
+// pairTest runs the paired t-tests of comparison c in one row.
+func pairTest(c Comparison, row Row, a, b []*Run) PairTest {
+	pt := PairTest{Comparison: c, Row: row.RowKey, Label: row.Label, TokenOnly: row.TokenOnly}
+	bySplit := make(map[int]*Run, len(b))
+	for _, r := range b {
+		bySplit[r.Split] = r
+	}
+	var shared []int
+	for _, r := range a {
+		if _, ok := bySplit[r.Split]; ok {
+			shared = append(shared, r.Split)
+		}
+	}
+	slices.Sort(shared)
+	if len(shared) < 2 {
+		pt.Err = fmt.Errorf("only %d shared split(s); need 2", len(shared))
+		return pt
+	}
+	aBySplit := make(map[int]*Run, len(a))
+	for _, r := range a {
+		aBySplit[r.Split] = r
+	}
+	var ta, tb, fa, fb []float64
+	for _, s := range shared {
+		ta = append(ta, aBySplit[s].TokenError)
+		tb = append(tb, bySplit[s].TokenError)
+		fa = append(fa, aBySplit[s].SpanF1)
+		fb = append(fb, bySplit[s].SpanF1)
+	}
+	var err error
+	if pt.TokenError, err = PairedTTest(ta, tb); err != nil {
+		pt.Err = fmt.Errorf("token error: %w", err)
+		pt.TokenError = TTest{}
+		return pt
+	}
+	if row.TokenOnly {
+		return pt
+	}
+	if pt.SpanF1, err = PairedTTest(fa, fb); err != nil {
+		pt.Err = fmt.Errorf("span F1: %w", err)
+		pt.TokenError, pt.SpanF1 = TTest{}, TTest{}
+	}
+	return pt
+}
+
+// rankOf maps each name to its position in order.
+func rankOf(order []string) map[string]int {
+	m := make(map[string]int, len(order))
+	for i, s := range order {
+		if _, ok := m[s]; !ok {
+			m[s] = i
+		}
+	}
+	return m
+}
+
+// compareRanked orders ranked names first by rank, then the rest lexically.
+func compareRanked(rank map[string]int, x, y string) int {
+	rx, okx := rank[x]
+	ry, oky := rank[y]
+	switch {
+	case okx && oky:
+		return cmp.Compare(rx, ry)
+	case okx:
+		return -1
+	case oky:
+		return 1
+	}
+	return strings.Compare(x, y)
+}
