@@ -34,7 +34,6 @@ type Config struct {
 type DatasetSpec struct {
 	Name      string         `yaml:"name"`
 	Synthetic *SyntheticSpec `yaml:"synthetic"`
-	line      int
 }
 
 // SyntheticSpec overrides the built-in generator's defaults (zero = default).
@@ -57,7 +56,6 @@ type SplitSpec struct {
 	Count              int       `yaml:"count"`
 	TrainFractions     []float64 `yaml:"train_fractions"`
 	ValidationFraction float64   `yaml:"validation_fraction"`
-	line               int
 }
 
 // FeatureSpec selects the feature templates.
@@ -65,7 +63,6 @@ type FeatureSpec struct {
 	Window  *int  `yaml:"window"`
 	Affixes *int  `yaml:"affixes"`
 	Edges   *bool `yaml:"edges"`
-	line    int
 }
 
 // TrainerSpec is one trainer and its hyperparameter grid.
@@ -76,7 +73,6 @@ type TrainerSpec struct {
 	Epsilon       float64   `yaml:"epsilon"`
 	QPTolerance   float64   `yaml:"qp_tolerance"`
 	MaxIterations int       `yaml:"max_iterations"`
-	line          int
 }
 
 // Canonical task names.
@@ -131,7 +127,6 @@ func ParseConfig(data []byte, file string) (*Config, error) {
 		}
 		return nil, &ConfigError{File: file, Msg: err.Error()}
 	}
-	cfg.recordLines(&root)
 	if cfg.Name == "" {
 		cfg.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	}
@@ -169,72 +164,72 @@ func (c *Config) errorf(line int, field, format string, args ...any) error {
 
 func (c *Config) validate() error {
 	if len(c.Datasets) == 0 {
-		return c.errorf(c.keyLine("datasets"), "datasets", "at least one dataset is required")
+		return c.errorf(c.line("datasets"), "datasets", "at least one dataset is required")
 	}
-	for _, d := range c.Datasets {
+	for i, d := range c.Datasets {
 		if !slices.Contains(KnownDatasets(), d.Name) {
-			return c.errorf(d.line, "datasets.name", "unknown dataset %q%s (known: %s)", d.Name, suggest(d.Name, KnownDatasets()), strings.Join(KnownDatasets(), ", "))
+			return c.errorf(c.line("datasets", i, "name"), "datasets.name", "unknown dataset %q%s (known: %s)", d.Name, suggest(d.Name, KnownDatasets()), strings.Join(KnownDatasets(), ", "))
 		}
 		if d.Synthetic != nil && d.Name != "synthetic" {
-			return c.errorf(d.line, "datasets.synthetic", "generator settings are only for the synthetic dataset, not %q", d.Name)
+			return c.errorf(c.line("datasets", i, "synthetic"), "datasets.synthetic", "generator settings are only for the synthetic dataset, not %q", d.Name)
 		}
 	}
-	for _, t := range c.Tasks {
+	for i, t := range c.Tasks {
 		if t != TaskSequence {
-			return c.errorf(c.keyLine("tasks"), "tasks", "unknown task %q%s (known: %s)", t, suggest(t, []string{TaskSequence}), TaskSequence)
+			return c.errorf(c.line("tasks", i), "tasks", "unknown task %q%s (known: %s)", t, suggest(t, []string{TaskSequence}), TaskSequence)
 		}
 	}
 	s := c.Splits
 	switch {
 	case s.Kind != "random":
-		return c.errorf(s.line, "splits.kind", "unknown split kind %q (known: random)", s.Kind)
+		return c.errorf(c.line("splits", "kind"), "splits.kind", "unknown split kind %q (known: random)", s.Kind)
 	case s.Count < 1:
-		return c.errorf(s.line, "splits.count", "must be at least 1, got %d", s.Count)
+		return c.errorf(c.line("splits", "count"), "splits.count", "must be at least 1, got %d", s.Count)
 	case !(s.ValidationFraction > 0 && s.ValidationFraction < 1):
-		return c.errorf(s.line, "splits.validation_fraction", "must be in (0, 1), got %v", s.ValidationFraction)
+		return c.errorf(c.line("splits", "validation_fraction"), "splits.validation_fraction", "must be in (0, 1), got %v", s.ValidationFraction)
 	}
-	for _, f := range s.TrainFractions {
+	for i, f := range s.TrainFractions {
 		if !(f > 0 && f < 1) {
-			return c.errorf(s.line, "splits.train_fractions", "must be in (0, 1), got %v", f)
+			return c.errorf(c.line("splits", "train_fractions", i), "splits.train_fractions", "must be in (0, 1), got %v", f)
 		}
 	}
 	if w := c.Features.Window; w != nil && (*w < 0 || *w > 5) {
-		return c.errorf(c.Features.line, "features.window", "must be in [0, 5], got %d", *w)
+		return c.errorf(c.line("features", "window"), "features.window", "must be in [0, 5], got %d", *w)
 	}
 	if a := c.Features.Affixes; a != nil && (*a < 0 || *a > 10) {
-		return c.errorf(c.Features.line, "features.affixes", "must be in [0, 10], got %d", *a)
+		return c.errorf(c.line("features", "affixes"), "features.affixes", "must be in [0, 10], got %d", *a)
 	}
 	if len(c.Trainers) == 0 {
-		return c.errorf(c.keyLine("trainers"), "trainers", "at least one trainer is required")
+		return c.errorf(c.line("trainers"), "trainers", "at least one trainer is required")
 	}
 	seen := map[string]bool{}
-	for _, t := range c.Trainers {
+	for i, t := range c.Trainers {
 		if !slices.Contains(KnownTrainers(), t.Name) {
-			return c.errorf(t.line, "trainers.name", "unknown trainer %q%s (known: %s)", t.Name, suggest(t.Name, KnownTrainers()), strings.Join(KnownTrainers(), ", "))
+			return c.errorf(c.line("trainers", i, "name"), "trainers.name", "unknown trainer %q%s (known: %s)", t.Name, suggest(t.Name, KnownTrainers()), strings.Join(KnownTrainers(), ", "))
 		}
 		if seen[t.Name] {
-			return c.errorf(t.line, "trainers.name", "trainer %q listed twice", t.Name)
+			return c.errorf(c.line("trainers", i, "name"), "trainers.name", "trainer %q listed twice", t.Name)
 		}
 		seen[t.Name] = true
 		if len(t.C) == 0 {
-			return c.errorf(t.line, "trainers.C", "trainer %q needs a non-empty grid of C values", t.Name)
+			return c.errorf(c.line("trainers", i, "C"), "trainers.C", "trainer %q needs a non-empty grid of C values", t.Name)
 		}
-		for _, v := range t.C {
+		for j, v := range t.C {
 			if !(v > 0) || v > 1e12 {
-				return c.errorf(t.line, "trainers.C", "C must be positive and finite, got %v", v)
+				return c.errorf(c.line("trainers", i, "C", j), "trainers.C", "C must be positive and finite, got %v", v)
 			}
 		}
 		if t.Epsilon < 0 || t.QPTolerance < 0 || t.MaxIterations < 0 {
-			return c.errorf(t.line, "trainers", "epsilon, qp_tolerance and max_iterations must not be negative")
+			return c.errorf(c.line("trainers", i), "trainers", "epsilon, qp_tolerance and max_iterations must not be negative")
 		}
 	}
-	for _, pair := range c.Compare {
+	for i, pair := range c.Compare {
 		if len(pair) != 2 {
-			return c.errorf(c.keyLine("compare"), "compare", "each comparison is a pair of trainers, got %v", pair)
+			return c.errorf(c.line("compare", i), "compare", "each comparison is a pair of trainers, got %v", pair)
 		}
 		for _, name := range pair {
 			if !seen[name] {
-				return c.errorf(c.keyLine("compare"), "compare", "trainer %q is not among the config's trainers%s", name, suggest(name, trainerNames(c.Trainers)))
+				return c.errorf(c.line("compare", i), "compare", "trainer %q is not among the config's trainers%s", name, suggest(name, trainerNames(c.Trainers)))
 			}
 		}
 	}
@@ -249,58 +244,38 @@ func trainerNames(ts []TrainerSpec) []string {
 	return out
 }
 
-// recordLines remembers where each list entry and section starts, so that
-// validation errors can point at them.
-func (c *Config) recordLines(root *yaml.Node) {
-	doc := root
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
-		doc = doc.Content[0]
+// line returns the line of the YAML node at path (string elements are
+// mapping keys, int elements list indices), or of its deepest existing
+// ancestor, so an error points at the offending key whenever it is written.
+func (c *Config) line(path ...any) int {
+	n := c.root
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
 	}
-	val := func(key string) *yaml.Node {
-		for i := 0; i+1 < len(doc.Content); i += 2 {
-			if doc.Content[i].Value == key {
-				return doc.Content[i+1]
+	line := 0
+	for _, p := range path {
+		if n == nil {
+			break
+		}
+		var next *yaml.Node
+		switch p := p.(type) {
+		case string:
+			if n.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					if n.Content[i].Value == p {
+						line, next = n.Content[i].Line, n.Content[i+1]
+					}
+				}
+			}
+		case int:
+			if n.Kind == yaml.SequenceNode && p < len(n.Content) {
+				next = n.Content[p]
+				line = next.Line
 			}
 		}
-		return nil
+		n = next
 	}
-	if n := val("datasets"); n != nil {
-		for i, e := range n.Content {
-			if i < len(c.Datasets) {
-				c.Datasets[i].line = e.Line
-			}
-		}
-	}
-	if n := val("trainers"); n != nil {
-		for i, e := range n.Content {
-			if i < len(c.Trainers) {
-				c.Trainers[i].line = e.Line
-			}
-		}
-	}
-	if n := val("splits"); n != nil {
-		c.Splits.line = n.Line
-	}
-	if n := val("features"); n != nil {
-		c.Features.line = n.Line
-	}
-}
-
-// keyLine returns the line of a top-level key (0 if absent).
-func (c *Config) keyLine(key string) int {
-	doc := c.root
-	if doc != nil && doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
-		doc = doc.Content[0]
-	}
-	if doc == nil {
-		return 0
-	}
-	for i := 0; i+1 < len(doc.Content); i += 2 {
-		if doc.Content[i].Value == key {
-			return doc.Content[i].Line
-		}
-	}
-	return 0
+	return line
 }
 
 // checkKeys walks the YAML tree beside the Go type it decodes into and

@@ -54,10 +54,10 @@ func Run(ctx context.Context, cfg *Config, opt Options) (*Outcome, error) {
 	if opt.OutDir == "" {
 		opt.OutDir = filepath.Join("results", cfg.Name)
 	}
-	for _, t := range cfg.Trainers {
+	for i, t := range cfg.Trainers {
 		for _, task := range cfg.Tasks {
 			if err := checkTrainerSupportsSequence(t.Name); err != nil {
-				return nil, cfg.errorf(t.line, "trainers.name", "trainer %q cannot serve task %q: %v", t.Name, task, err)
+				return nil, cfg.errorf(cfg.line("trainers", i, "name"), "trainers.name", "trainer %q cannot serve task %q: %v", t.Name, task, err)
 			}
 		}
 	}

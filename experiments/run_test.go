@@ -1,0 +1,204 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/maxmargin/repro/report"
+)
+
+const smallConfig = `name: small
+seed: 5
+datasets:
+  - name: synthetic
+    synthetic: {sequences: 40, labels: 3, min_len: 4, max_len: 8}
+splits:
+  count: 2
+  train_fractions: [0.5]
+trainers:
+  - name: margin
+    C: [0.1, 1]
+  - name: poslearn
+    C: [0.1, 1]
+compare:
+  - [poslearn, margin]
+`
+
+func mustConfig(t *testing.T, text string) *Config {
+	t.Helper()
+	cfg, err := ParseConfig([]byte(text), "small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func readRuns(t *testing.T, dir string) []report.Run {
+	t.Helper()
+	runs, warnings, err := report.ReadRunsFile(filepath.Join(dir, "runs.jsonl"))
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("reading runs: %v %v", err, warnings)
+	}
+	return runs
+}
+
+// metricsOf keeps what must be reproducible (not timings or versions).
+type metricsOf struct {
+	Dataset, Trainer       string
+	Split                  int
+	C, TokenError, SpanF1  float64
+	Iterations, Constraint int
+	Primal, Dual           float64
+}
+
+func metricView(runs []report.Run) []metricsOf {
+	var out []metricsOf
+	for _, r := range runs {
+		out = append(out, metricsOf{r.Dataset, r.Trainer, r.Split, r.Params["C"], r.TokenError, r.SpanF1, r.Iterations, r.Constraints, r.Primal, r.Dual})
+	}
+	return out
+}
+
+func equalViews(a, b []metricsOf) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestRunWritesRunsAndTables(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var stdout bytes.Buffer
+	out, err := Run(context.Background(), mustConfig(t, smallConfig), Options{OutDir: dir, Workers: 2, Stdout: &stdout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := readRuns(t, dir)
+	if len(runs) != 4 { // 2 trainers × 2 splits
+		t.Fatalf("%d runs, want 4", len(runs))
+	}
+	for _, r := range runs {
+		if r.Task != TaskSequence || r.TrainFraction != 0.5 || len(r.Selection) != 2 || r.TrainSize != 20 || r.TestSize != 20 {
+			t.Errorf("unexpected run %+v", r)
+		}
+		// The selected C is the grid point with the lowest validation error.
+		best := r.Selection[0]
+		for _, c := range r.Selection[1:] {
+			if c.TokenError < best.TokenError {
+				best = c
+			}
+		}
+		if r.Params["C"] != best.Params["C"] {
+			t.Errorf("%s split %d: chose C=%v, validation prefers %v", r.Trainer, r.Split, r.Params["C"], best.Params["C"])
+		}
+		if r.TokenError < 0 || r.TokenError > 100 || r.SpanF1 < 0 || r.SpanF1 > 100 || r.Gap < -1e-9 {
+			t.Errorf("implausible metrics %+v", r)
+		}
+	}
+	if out.Computed != 4*2+4 {
+		t.Errorf("computed %d units, want 12 (8 validation + 4 test)", out.Computed)
+	}
+	for _, f := range []string{"table.md", "table.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if !strings.Contains(stdout.String(), "poslearn vs margin") {
+		t.Errorf("printed table lacks the t-test:\n%s", stdout.String())
+	}
+}
+
+// Results must not depend on the number of workers, and a second run must
+// come entirely from the cache with identical numbers.
+func TestRunDeterministicAndResumable(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, smallConfig)
+	one, many := t.TempDir(), t.TempDir()
+	if _, err := Run(context.Background(), cfg, Options{OutDir: one, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), cfg, Options{OutDir: many, Workers: 4}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := metricView(readRuns(t, one)), metricView(readRuns(t, many))
+	if !equalViews(a, b) {
+		t.Fatalf("workers=1 and workers=4 differ:\n%v\n%v", a, b)
+	}
+	again, err := Run(context.Background(), cfg, Options{OutDir: one, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Computed != 0 || again.Cached != 12 {
+		t.Errorf("rerun computed %d, cached %d; want 0 and 12", again.Computed, again.Cached)
+	}
+	if c := metricView(readRuns(t, one)); !equalViews(a, c) {
+		t.Fatalf("cached rerun differs:\n%v\n%v", a, c)
+	}
+}
+
+// cancelAfter cancels a context once n progress lines were written.
+type cancelAfter struct {
+	mu     sync.Mutex
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n--; c.n == 0 {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+func TestRunInterruptedThenResumed(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, smallConfig)
+	ref, dir := t.TempDir(), t.TempDir()
+	if _, err := Run(context.Background(), cfg, Options{OutDir: ref, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := Run(ctx, cfg, Options{OutDir: dir, Workers: 1, Progress: &cancelAfter{n: 1, cancel: cancel}})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "resume") {
+		t.Fatalf("interrupted run returned %v", err)
+	}
+	units, _ := filepath.Glob(filepath.Join(dir, "units", "*.json"))
+	if len(units) == 0 || len(units) >= 12 {
+		t.Fatalf("%d units saved at the interruption, want some but not all", len(units))
+	}
+	out, err := Run(context.Background(), cfg, Options{OutDir: dir, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Cached != len(units) {
+		t.Errorf("resumed run reused %d units, %d were saved", out.Cached, len(units))
+	}
+	if a, b := metricView(readRuns(t, ref)), metricView(readRuns(t, dir)); !equalViews(a, b) {
+		t.Fatalf("interrupted+resumed differs from uninterrupted:\n%v\n%v", a, b)
+	}
+}
+
+func TestRunMissingDatasetExplains(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, strings.Replace(strings.Replace(smallConfig, "name: synthetic", "name: cora", 1),
+		"    synthetic: {sequences: 40, labels: 3, min_len: 4, max_len: 8}\n", "", 1))
+	_, err := Run(context.Background(), cfg, Options{OutDir: t.TempDir(), DataDir: t.TempDir(), DataSource: "--data"})
+	if err == nil || !strings.Contains(err.Error(), "tagged_references.txt") || !strings.Contains(err.Error(), "--data") {
+		t.Fatalf("err = %v", err)
+	}
+}
