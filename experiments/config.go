@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/maxmargin/repro/report"
 )
 
 // Config is an experiment: which data, which task, which trainers with which
@@ -25,6 +27,8 @@ type Config struct {
 	Trainers []TrainerSpec `yaml:"trainers"`
 	// Compare lists trainer pairs for paired t-tests, e.g. [poslearn, margin].
 	Compare [][]string `yaml:"compare"`
+	// Figures lists the plots to draw (x: training fraction).
+	Figures []FigureSpec `yaml:"figures"`
 
 	file string // where the config was read from, for messages
 	root *yaml.Node
@@ -73,6 +77,16 @@ type TrainerSpec struct {
 	Epsilon       float64   `yaml:"epsilon"`
 	QPTolerance   float64   `yaml:"qp_tolerance"`
 	MaxIterations int       `yaml:"max_iterations"`
+}
+
+// FigureSpec declares one figure: a metric of one dataset and task against
+// the training fraction, one line per trainer.
+type FigureSpec struct {
+	Name    string `yaml:"name"`    // file stem, e.g. figure1
+	Dataset string `yaml:"dataset"` // default: the first dataset
+	Task    string `yaml:"task"`    // default: the first task
+	Y       string `yaml:"y"`       // token_error | span_f1 | train_seconds
+	Title   string `yaml:"title"`
 }
 
 // Canonical task names.
@@ -223,6 +237,18 @@ func (c *Config) validate() error {
 			return c.errorf(c.line("trainers", i), "trainers", "epsilon, qp_tolerance and max_iterations must not be negative")
 		}
 	}
+	for i := range c.Figures {
+		f := &c.Figures[i]
+		if f.Dataset == "" {
+			f.Dataset = c.Datasets[0].Name
+		}
+		if f.Task == "" {
+			f.Task = c.Tasks[0]
+		}
+		if err := f.reportSpec().Validate(); err != nil {
+			return c.errorf(c.line("figures", i), "figures", "%v", err)
+		}
+	}
 	for i, pair := range c.Compare {
 		if len(pair) != 2 {
 			return c.errorf(c.line("compare", i), "compare", "each comparison is a pair of trainers, got %v", pair)
@@ -234,6 +260,23 @@ func (c *Config) validate() error {
 		}
 	}
 	return nil
+}
+
+func (f FigureSpec) reportSpec() report.FigureSpec {
+	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Task: f.Task, X: report.XTrainFraction, Y: f.Y, Title: f.Title}
+}
+
+// ReportSpec is what the report package needs to render this experiment's
+// results without the config: trainer order, t-tests and figures.
+func (c *Config) ReportSpec() report.Spec {
+	s := report.Spec{Title: c.Name, Trainers: trainerNames(c.Trainers)}
+	for _, p := range c.Compare {
+		s.Comparisons = append(s.Comparisons, report.Comparison{A: p[0], B: p[1]})
+	}
+	for _, f := range c.Figures {
+		s.Figures = append(s.Figures, f.reportSpec())
+	}
+	return s
 }
 
 func trainerNames(ts []TrainerSpec) []string {

@@ -8,10 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -65,6 +65,15 @@ func Run(ctx context.Context, cfg *Config, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	lock, err := acquireLock(opt.OutDir, func(msg string) {
+		if opt.Progress != nil {
+			fmt.Fprintln(opt.Progress, "repro:", msg)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer lock.release()
 	r := &runner{cfg: cfg, opt: opt, data: data, cache: unitCache{dir: filepath.Join(opt.OutDir, "units")}}
 
 	// Phase 1: validation units for every grid point of every trainer.
@@ -269,6 +278,7 @@ func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (m
 	results := make(map[int]unitResult, len(units))
 	var errs []error
 	prog := newProgress(r.opt.Progress, phase, len(units))
+	defer prog.stop()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.opt.Workers)
 	for i, u := range units {
@@ -276,6 +286,7 @@ func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (m
 			break
 		}
 		g.Go(func() error {
+			prog.start()
 			res, cached, err := r.runUnit(gctx, u)
 			r.mu.Lock()
 			defer r.mu.Unlock()
@@ -356,87 +367,38 @@ func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 	}
 }
 
-// writeOutputs writes runs.jsonl and the tables, each atomically.
+// writeOutputs writes runs.jsonl, the config, the report spec, and every
+// table, figure and index.html (through report.WriteAll, the same code
+// `repro report` runs), each file atomically.
 func (r *runner) writeOutputs(runs []report.Run) error {
 	var buf bytes.Buffer
 	if err := report.WriteRuns(&buf, runs); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(r.opt.OutDir, "runs.jsonl"), buf.Bytes()); err != nil {
+	if err := writeFileAtomic(filepath.Join(r.opt.OutDir, report.RunsFile), buf.Bytes()); err != nil {
 		return err
 	}
-	return WriteReport(r.opt.OutDir, runs, r.cfg, r.opt.Stdout)
-}
-
-// WriteReport renders the tables of runs into dir (table.md, table.txt) and,
-// if stdout is non-nil, prints the text table there.
-func WriteReport(dir string, runs []report.Run, cfg *Config, stdout io.Writer) error {
-	opt := report.Options{Trainers: trainerNames(cfg.Trainers)}
-	for _, p := range cfg.Compare {
-		opt.Comparisons = append(opt.Comparisons, report.Comparison{A: p[0], B: p[1]})
+	if src, err := os.ReadFile(r.cfg.file); err == nil {
+		if err := writeFileAtomic(filepath.Join(r.opt.OutDir, "config.yaml"), src); err != nil {
+			return err
+		}
 	}
-	table, err := report.Summarize(runs, opt)
-	if err != nil {
+	spec := r.cfg.ReportSpec()
+	if err := report.WriteSpec(filepath.Join(r.opt.OutDir, report.SpecFile), spec); err != nil {
 		return err
 	}
-	var md, txt bytes.Buffer
-	if err := table.WriteMarkdown(&md); err != nil {
+	if err := report.WriteAll(r.opt.OutDir, runs, spec); err != nil {
 		return err
 	}
-	if err := table.WriteText(&txt); err != nil {
+	if r.opt.Stdout != nil {
+		txt, err := os.ReadFile(filepath.Join(r.opt.OutDir, "table.txt"))
+		if err != nil {
+			return err
+		}
+		_, err = r.opt.Stdout.Write(txt)
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "table.md"), md.Bytes()); err != nil {
-		return err
-	}
-	if err := writeFileAtomic(filepath.Join(dir, "table.txt"), txt.Bytes()); err != nil {
-		return err
-	}
-	if stdout != nil {
-		_, err = stdout.Write(txt.Bytes())
-	}
-	return err
-}
-
-// progress prints unit counts, elapsed time and an ETA to w (nothing if w is
-// nil), at most every two seconds and once at the end of a phase.
-type progress struct {
-	w                               io.Writer
-	phase                           string
-	total, finished, cached, failed int
-	start, last                     time.Time
-}
-
-func newProgress(w io.Writer, phase string, total int) *progress {
-	return &progress{w: w, phase: phase, total: total, start: time.Now()}
-}
-
-// done records a finished unit; the caller holds the runner's lock.
-func (p *progress) done(cached, failed bool) {
-	p.finished++
-	if cached {
-		p.cached++
-	}
-	if failed {
-		p.failed++
-	}
-	if p.w == nil || time.Since(p.last) < 2*time.Second && p.finished < p.total {
-		return
-	}
-	p.last = time.Now()
-	p.print()
-}
-
-func (p *progress) print() {
-	elapsed := time.Since(p.start)
-	eta := "?"
-	if computed := p.finished - p.cached; computed > 0 && p.finished < p.total {
-		eta = (elapsed / time.Duration(computed) * time.Duration(p.total-p.finished)).Round(time.Second).String()
-	} else if p.finished == p.total {
-		eta = "0s"
-	}
-	fmt.Fprintf(p.w, "repro: %s units %d/%d (%d cached, %d failed), elapsed %s, ETA %s\n",
-		p.phase, p.finished, p.total, p.cached, p.failed, elapsed.Round(time.Second), eta)
+	return nil
 }
 
 // KnownTrainers lists the trainer names a config may use.

@@ -19,6 +19,14 @@
 //   - Renderers for plain text ([Table.WriteText]), Markdown
 //     ([Table.WriteMarkdown]), CSV with raw numbers ([Table.WriteCSV]) and
 //     LaTeX with booktabs ([Table.WriteLaTeX]).
+//   - Learning-curve figures in the style of Figures 1 and 2 of the paper
+//     ([Figure], [SaveFigure]): one line per trainer of token error, span
+//     F1 or training time against training size, with ±1 standard
+//     deviation error bars over splits, written as PNG, SVG and PDF.
+//   - [WriteAll], which writes all of the above and an index.html summary
+//     into a results directory, as described by a [Spec] stored there as
+//     report.json; [ReportDir] re-renders a directory from its runs.jsonl
+//     and report.json alone. This is what `repro report DIR` runs.
 //
 // Summarize first builds every cell as a plain string; the renderers only
 // escape those strings and apply their own marker for the best cell, so all

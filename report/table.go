@@ -24,7 +24,10 @@ const (
 
 // Comparison asks for a paired t-test of trainer A against trainer B in
 // every row where both have runs. Differences are reported as A - B.
-type Comparison struct{ A, B string }
+type Comparison struct {
+	A string `json:"a"`
+	B string `json:"b"`
+}
 
 // Options configure [Summarize]. The zero value is usable.
 type Options struct {

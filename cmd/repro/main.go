@@ -32,6 +32,8 @@ const usage = `repro reproduces structured max-margin learning experiments.
 
 Usage:
   repro run [flags] CONFIG.yaml   run an experiment and write its results
+  repro report DIR                regenerate DIR's tables, figures and index.html from runs.jsonl
+  repro check [flags]             rerun configs/ci.yaml and compare with results/golden/ci.json
   repro version                   print the code version
 
 Run 'repro run -h' for the flags of run.
@@ -47,6 +49,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "run":
 		return runCommand(ctx, args[1:], stdout, stderr)
+	case "check":
+		return checkCommand(ctx, args[1:], stdout, stderr)
+	case "report":
+		return reportCommand(ctx, args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, version())
 		return nil

@@ -1,0 +1,194 @@
+// Package golden compares the metrics of a run with committed golden values,
+// so that CI notices when a change moves an accuracy number. Each metric has
+// an absolute tolerance declared in the golden file itself.
+package golden
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/maxmargin/repro/report"
+)
+
+// File is a golden file: the config that produced it, per-metric
+// tolerances, and one entry per final test evaluation.
+type File struct {
+	Config     string             `json:"config"`
+	Version    string             `json:"version,omitempty"` // code version that wrote it
+	Tolerances map[string]float64 `json:"tolerances"`        // metric → allowed |now − golden|
+	Entries    []Entry            `json:"entries"`
+}
+
+// Entry holds the golden metrics of one (dataset, task, trainer, fraction, split).
+type Entry struct {
+	Dataset       string             `json:"dataset"`
+	Task          string             `json:"task"`
+	Trainer       string             `json:"trainer"`
+	TrainFraction float64            `json:"train_fraction"`
+	Split         int                `json:"split"`
+	Metrics       map[string]float64 `json:"metrics"`
+}
+
+func (e Entry) id() string {
+	return fmt.Sprintf("%s/%s %s %.0f%% split %d", e.Dataset, e.Task, e.Trainer, 100*e.TrainFraction, e.Split)
+}
+
+// DefaultTolerances are written by FromRuns: in percentage points. The code
+// is deterministic, so on one platform the numbers repeat exactly; the
+// tolerance absorbs floating-point differences between platforms.
+func DefaultTolerances() map[string]float64 {
+	return map[string]float64{"token_error": 0.2, "span_f1": 0.5}
+}
+
+func metricsOf(r report.Run) map[string]float64 {
+	return map[string]float64{"token_error": r.TokenError, "span_f1": r.SpanF1, "C": r.Params["C"]}
+}
+
+// FromRuns builds a golden file from runs, keeping any tolerances given.
+func FromRuns(runs []report.Run, config, version string, tolerances map[string]float64) File {
+	if tolerances == nil {
+		tolerances = DefaultTolerances()
+	}
+	f := File{Config: config, Version: version, Tolerances: tolerances}
+	for _, r := range runs {
+		m := map[string]float64{}
+		for k, v := range metricsOf(r) {
+			if _, ok := tolerances[k]; ok {
+				m[k] = v
+			}
+		}
+		f.Entries = append(f.Entries, Entry{Dataset: r.Dataset, Task: r.Task, Trainer: r.Trainer, TrainFraction: r.TrainFraction, Split: r.Split, Metrics: m})
+	}
+	slices.SortFunc(f.Entries, func(a, b Entry) int { return strings.Compare(a.id(), b.id()) })
+	return f
+}
+
+// Diff is one compared value.
+type Diff struct {
+	Entry     string
+	Metric    string
+	Golden    float64
+	Now       float64
+	Tolerance float64
+	Problem   string // "" when within tolerance; else what is wrong
+}
+
+// Compare checks runs against f. Every golden value must be matched within
+// its tolerance; a missing or an unexpected evaluation is a problem too.
+func Compare(f File, runs []report.Run) []Diff {
+	now := map[string]report.Run{}
+	for _, r := range runs {
+		e := Entry{Dataset: r.Dataset, Task: r.Task, Trainer: r.Trainer, TrainFraction: r.TrainFraction, Split: r.Split}
+		now[e.id()] = r
+	}
+	var diffs []Diff
+	seen := map[string]bool{}
+	for _, e := range f.Entries {
+		id := e.id()
+		seen[id] = true
+		r, ok := now[id]
+		metrics := slices.Sorted(mapsKeys(e.Metrics))
+		if !ok {
+			diffs = append(diffs, Diff{Entry: id, Metric: "-", Problem: "missing from this run"})
+			continue
+		}
+		got := metricsOf(r)
+		for _, m := range metrics {
+			tol, want := f.Tolerances[m], e.Metrics[m]
+			d := Diff{Entry: id, Metric: m, Golden: want, Now: got[m], Tolerance: tol}
+			if v, known := got[m]; !known {
+				d.Problem = "unknown metric"
+			} else if math.IsNaN(v) || math.Abs(v-want) > tol {
+				d.Problem = "outside tolerance"
+			}
+			diffs = append(diffs, d)
+		}
+	}
+	var extra []string
+	for id := range now {
+		if !seen[id] {
+			extra = append(extra, id)
+		}
+	}
+	slices.Sort(extra)
+	for _, id := range extra {
+		diffs = append(diffs, Diff{Entry: id, Metric: "-", Problem: "not in the golden file"})
+	}
+	return diffs
+}
+
+func mapsKeys(m map[string]float64) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// Failed counts the diffs with a problem.
+func Failed(diffs []Diff) int {
+	n := 0
+	for _, d := range diffs {
+		if d.Problem != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// WriteDiffs prints a readable table: every problem, or with all=true every
+// compared value.
+func WriteDiffs(w io.Writer, diffs []Diff, all bool) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "evaluation\tmetric\tgolden\tnow\ttolerance\tstatus")
+	for _, d := range diffs {
+		if d.Problem == "" && !all {
+			continue
+		}
+		status := "ok"
+		if d.Problem != "" {
+			status = "REGRESSION: " + d.Problem
+		}
+		if d.Metric == "-" {
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t%s\n", d.Entry, status)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.4g\t±%g\t%s\n", d.Entry, d.Metric, d.Golden, d.Now, d.Tolerance, status)
+	}
+	return tw.Flush()
+}
+
+// Read parses a golden file; unknown fields are an error.
+func Read(path string) (File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return File{}, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		return File{}, fmt.Errorf("%s: %w", path, err)
+	}
+	for m := range f.Tolerances {
+		if f.Tolerances[m] < 0 || math.IsNaN(f.Tolerances[m]) {
+			return File{}, fmt.Errorf("%s: tolerance of %q must be a non-negative number", path, m)
+		}
+	}
+	return f, nil
+}
+
+// Marshal renders f as indented JSON.
+func (f File) Marshal() ([]byte, error) {
+	b, err := json.MarshalIndent(f, "", "  ")
+	return append(b, '\n'), err
+}

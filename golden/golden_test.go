@@ -1,0 +1,107 @@
+package golden
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/maxmargin/repro/report"
+)
+
+func fixture() []report.Run {
+	var runs []report.Run
+	for _, tr := range []string{"margin", "poslearn"} {
+		for s := range 2 {
+			runs = append(runs, report.Run{Dataset: "cora", Task: "sequence", Trainer: tr, TrainFraction: 0.25, Split: s,
+				Params: map[string]float64{"C": 0.1}, TokenError: 8 + float64(s), SpanF1: 80 + float64(s)})
+		}
+	}
+	return runs
+}
+
+func TestCompare(t *testing.T) {
+	t.Parallel()
+	g := FromRuns(fixture(), "configs/ci.yaml", "v1", nil)
+	tests := []struct {
+		name   string
+		mutate func([]report.Run) []report.Run
+		failed int
+		want   string
+	}{
+		{"identical", func(r []report.Run) []report.Run { return r }, 0, ""},
+		{"within tolerance", func(r []report.Run) []report.Run { r[0].TokenError += 0.1; return r }, 0, ""},
+		{"token error moved", func(r []report.Run) []report.Run { r[0].TokenError += 0.5; return r }, 1, "token_error"},
+		{"span F1 moved", func(r []report.Run) []report.Run { r[3].SpanF1 -= 2; return r }, 1, "span_f1"},
+		{"missing evaluation", func(r []report.Run) []report.Run { return r[1:] }, 1, "missing from this run"},
+		{"extra evaluation", func(r []report.Run) []report.Run {
+			e := r[0]
+			e.Split = 7
+			return append(r, e)
+		}, 1, "not in the golden file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			diffs := Compare(g, tt.mutate(fixture()))
+			if got := Failed(diffs); got != tt.failed {
+				t.Fatalf("%d problems, want %d: %+v", got, tt.failed, diffs)
+			}
+			var buf bytes.Buffer
+			if err := WriteDiffs(&buf, diffs, false); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(buf.String(), tt.want) {
+				t.Errorf("diff output lacks %q:\n%s", tt.want, buf.String())
+			}
+		})
+	}
+}
+
+func TestReadRoundTripAndRejects(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	g := FromRuns(fixture(), "c.yaml", "", map[string]float64{"token_error": 0.1})
+	b, err := g.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "g.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Entries) != 4 || len(back.Entries[0].Metrics) != 1 || Failed(Compare(back, fixture())) != 0 {
+		t.Errorf("round trip changed the file: %+v", back)
+	}
+	for name, text := range map[string]string{
+		"unknown field":      `{"config": "x", "tolerance": {}}`,
+		"negative tolerance": `{"config": "x", "tolerances": {"span_f1": -1}}`,
+		"not JSON":           `{`,
+	} {
+		p := filepath.Join(dir, "bad.json")
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Read(p); err == nil {
+			t.Errorf("%s accepted", name)
+		}
+	}
+}
+
+func ExampleCompare() {
+	runs := []report.Run{{Dataset: "cora", Task: "sequence", Trainer: "margin", TrainFraction: 0.25, TokenError: 8.0, SpanF1: 80}}
+	g := FromRuns(runs, "configs/ci.yaml", "", nil)
+	runs[0].TokenError = 9.1 // a regression
+	diffs := Compare(g, runs)
+	fmt.Println(Failed(diffs), "problem(s)")
+	_ = WriteDiffs(os.Stdout, diffs, false)
+	// Output:
+	// 1 problem(s)
+	// evaluation                        metric       golden  now  tolerance  status
+	// cora/sequence margin 25% split 0  token_error  8       9.1  ±0.2       REGRESSION: outside tolerance
+}

@@ -1,0 +1,224 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// indexPage is the data behind index.html.
+type indexPage struct {
+	Title        string
+	NRuns        int
+	Versions     []string
+	Links        []string // other files of the report, relative to it
+	Metric       string   // what decides the bold cell
+	Results      htmlTable
+	Tests        []string
+	TestsCaption string
+	Cost         htmlTable
+	CostCaption  string
+	Warnings     []string
+	Figures      []htmlFigure
+	Config       string // config.yaml, if present
+}
+
+type htmlTable struct {
+	Head []htmlCell
+	Rows [][]htmlCell
+}
+
+type htmlCell struct {
+	Text string
+	Num  bool // right-aligned
+	Best bool // bold
+}
+
+// Class is the CSS class of the cell: "num", "best", both or none.
+func (c htmlCell) Class() string {
+	switch {
+	case c.Num && c.Best:
+		return "num best"
+	case c.Num:
+		return "num"
+	case c.Best:
+		return "best"
+	}
+	return ""
+}
+
+type htmlFigure struct {
+	Title         string
+	PNG, SVG, PDF string
+}
+
+// indexTemplate shows the PNGs rather than the SVGs because the SVGs do
+// not embed their fonts, and a substitute font could make right-aligned
+// legend text run into its markers.
+func indexTemplate() *template.Template {
+	return template.Must(template.New("index.html").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{.Title}}</title>
+<style>
+body { font-family: sans-serif; color: #222; max-width: 72em; margin: 2em auto; padding: 0 1em; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }
+th { background: #f3f3f3; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+.best { font-weight: bold; }
+figure { display: inline-block; margin: 0 1.5em 1.5em 0; }
+pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p>{{.NRuns}} runs{{with .Versions}}, code version {{range $i, $v := .}}{{if $i}}, {{end}}{{$v}}{{end}}{{end}}.
+{{- with .Links}} Files:{{range $i, $f := .}}{{if $i}},{{end}} <a href="{{$f}}">{{$f}}</a>{{end}}.{{end}}</p>
+
+<h2>Results</h2>
+<p>Mean ± standard deviation over splits of token error (%) / span F1 (%); the best mean {{.Metric}} of each row is in bold.</p>
+{{template "table" .Results}}
+{{- with .Tests}}
+<h2>Paired t-tests</h2>
+<p>{{$.TestsCaption}}</p>
+<ul>
+{{- range .}}
+<li>{{.}}</li>
+{{- end}}
+</ul>
+{{- end}}
+{{- if .Cost.Rows}}
+<h2>Training cost</h2>
+<p>{{.CostCaption}}</p>
+{{template "table" .Cost}}
+{{- end}}
+{{- with .Warnings}}
+<h2>Warnings</h2>
+<ul>
+{{- range .}}
+<li>{{.}}</li>
+{{- end}}
+</ul>
+{{- end}}
+{{- with .Figures}}
+<h2>Figures</h2>
+{{- range .}}
+<figure>
+<img src="{{.PNG}}" alt="{{.Title}}" width="500">
+<figcaption>{{.Title}} (<a href="{{.PNG}}">PNG</a>, <a href="{{.SVG}}">SVG</a>, <a href="{{.PDF}}">PDF</a>)</figcaption>
+</figure>
+{{- end}}
+{{- end}}
+{{- with .Config}}
+<h2>Configuration</h2>
+<p><a href="config.yaml">config.yaml</a>:</p>
+<pre>{{.}}</pre>
+{{- end}}
+</body>
+</html>
+{{define "table"}}<table>
+<thead>
+<tr>{{range .Head}}<th{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</th>{{end}}</tr>
+</thead>
+<tbody>
+{{- range .Rows}}
+<tr>{{range .}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>{{end}}`))
+}
+
+// newIndexPage gathers what index.html shows. It reads config.yaml from
+// dir if it exists, and links runs.jsonl and report.json if they exist.
+func newIndexPage(dir string, runs []Run, spec Spec, t *Table) (*indexPage, error) {
+	page := &indexPage{
+		Title:        spec.Title,
+		NRuns:        len(runs),
+		Links:        []string{"table.md", "table.txt", "table.csv", "table.tex"},
+		Metric:       metricName(t.Metric),
+		Results:      resultsHTML(t),
+		Tests:        t.testLines(),
+		TestsCaption: testsTitle,
+		CostCaption:  costTitle,
+		Cost:         costHTML(t),
+		Warnings:     t.Warnings,
+	}
+	if page.Title == "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		page.Title = "repro report: " + filepath.Base(abs)
+	}
+	for _, r := range runs {
+		if r.Version != "" && !slices.Contains(page.Versions, r.Version) {
+			page.Versions = append(page.Versions, r.Version)
+		}
+	}
+	slices.Sort(page.Versions)
+	for _, name := range []string{"runs.jsonl", "report.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			page.Links = append(page.Links, name)
+		}
+	}
+	cfg, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
+	switch {
+	case err == nil:
+		page.Config = string(cfg)
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	for _, f := range spec.Figures {
+		page.Figures = append(page.Figures, htmlFigure{
+			Title: f.title(), PNG: f.Name + ".png", SVG: f.Name + ".svg", PDF: f.Name + ".pdf",
+		})
+	}
+	return page, nil
+}
+
+// resultsHTML is the results table with the best cells marked.
+func resultsHTML(t *Table) htmlTable {
+	var h htmlTable
+	for _, s := range t.keyHeader() {
+		h.Head = append(h.Head, htmlCell{Text: s})
+	}
+	for _, tr := range t.Trainers {
+		h.Head = append(h.Head, htmlCell{Text: tr, Num: true})
+	}
+	for _, row := range t.Rows {
+		var line []htmlCell
+		for _, s := range t.keyCells(row.RowKey) {
+			line = append(line, htmlCell{Text: s})
+		}
+		for _, c := range row.Cells {
+			line = append(line, htmlCell{Text: c.Text, Num: true, Best: c.Best})
+		}
+		h.Rows = append(h.Rows, line)
+	}
+	return h
+}
+
+// costHTML is the training-cost table; the columns after the trainer's
+// are numbers.
+func costHTML(t *Table) htmlTable {
+	head, body := t.costGrid(identity)
+	nText := len(t.keyHeader()) + 1
+	cells := func(ss []string) []htmlCell {
+		out := make([]htmlCell, len(ss))
+		for i, s := range ss {
+			out[i] = htmlCell{Text: s, Num: i >= nText}
+		}
+		return out
+	}
+	h := htmlTable{Head: cells(head)}
+	for _, line := range body {
+		h.Rows = append(h.Rows, cells(line))
+	}
+	return h
+}

@@ -1,0 +1,189 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// Quantities a [FigureSpec] can plot. X is always XTrainFraction for now.
+const (
+	XTrainFraction = "train_fraction" // training fraction, drawn in percent
+	YTokenError    = "token_error"    // token error, percent
+	YSpanF1        = "span_f1"        // span F1, percent
+	YTrainSeconds  = "train_seconds"  // wall-clock training time, seconds
+)
+
+// FigureSpec describes one figure: one line per trainer of Y against X for
+// the runs of one dataset and task.
+type FigureSpec struct {
+	Name    string `json:"name"`    // file stem, e.g. "figure1"
+	Dataset string `json:"dataset"` // e.g. "cora"
+	Task    string `json:"task"`    // e.g. "sequence"
+	X       string `json:"x"`       // XTrainFraction
+	Y       string `json:"y"`       // YTokenError, YSpanF1 or YTrainSeconds
+	// Title is optional; the default names the dataset, task and Y.
+	Title string `json:"title,omitempty"`
+}
+
+// Validate reports whether f names a safe file stem, a dataset, a task and
+// known quantities.
+func (f FigureSpec) Validate() error {
+	if err := validStem(f.Name); err != nil {
+		return fmt.Errorf("report: figure %q: %w", f.Name, err)
+	}
+	if f.Dataset == "" || f.Task == "" {
+		return fmt.Errorf("report: figure %q: dataset and task must be set", f.Name)
+	}
+	if f.X != XTrainFraction {
+		return fmt.Errorf("report: figure %q: unknown x %q (want %q)", f.Name, f.X, XTrainFraction)
+	}
+	if _, ok := yQuantity(f.Y); !ok {
+		return fmt.Errorf("report: figure %q: unknown y %q (want %q, %q or %q)",
+			f.Name, f.Y, YTokenError, YSpanF1, YTrainSeconds)
+	}
+	return nil
+}
+
+// title is the figure title: f.Title, or "dataset/task: quantity".
+func (f FigureSpec) title() string {
+	if f.Title != "" {
+		return f.Title
+	}
+	q, _ := yQuantity(f.Y)
+	return fmt.Sprintf("%s/%s: %s", f.Dataset, f.Task, q.name)
+}
+
+// validStem accepts names made of letters, digits, '-', '_' and '.', not
+// starting with '.', so that a stem can neither leave the output directory
+// nor hide a file, and needs no escaping in a URL.
+func validStem(s string) error {
+	if s == "" {
+		return errors.New("empty name")
+	}
+	if s[0] == '.' {
+		return errors.New("name starts with '.'")
+	}
+	for _, r := range s {
+		ok := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' ||
+			r == '-' || r == '_' || r == '.'
+		if !ok {
+			return fmt.Errorf("name has character %q; use letters, digits, '-', '_' and '.'", r)
+		}
+	}
+	return nil
+}
+
+// quantity is something a figure can put on its Y axis.
+type quantity struct {
+	name  string // for titles, e.g. "token error"
+	label string // axis label with units
+	value func(*Run) float64
+}
+
+// yQuantity returns the quantity named by a FigureSpec.Y value.
+func yQuantity(y string) (quantity, bool) {
+	switch y {
+	case YTokenError:
+		return quantity{"token error", "token error (%)", func(r *Run) float64 { return r.TokenError }}, true
+	case YSpanF1:
+		return quantity{"span F1", "span F1 (%)", func(r *Run) float64 { return r.SpanF1 }}, true
+	case YTrainSeconds:
+		return quantity{"training time", "training time (s)", func(r *Run) float64 { return r.TrainSeconds }}, true
+	}
+	return quantity{}, false
+}
+
+// Spec is everything needed to render the report of a results directory
+// besides its runs: the table layout and the figures. It is stored as
+// report.json next to runs.jsonl ([WriteSpec], [ReadSpec]).
+type Spec struct {
+	// Title heads index.html; "" means "repro report: <directory name>".
+	Title string `json:"title,omitempty"`
+	// Trainers gives the column order of the table and the line order of
+	// the figures (see [Options.Trainers]).
+	Trainers []string `json:"trainers,omitempty"`
+	// Comparisons are the paired t-tests reported under the table.
+	Comparisons []Comparison `json:"comparisons,omitempty"`
+	// TokenOnlyTasks are tasks without spans, such as "parsing" (see
+	// [Options.TokenOnlyTasks]).
+	TokenOnlyTasks []string `json:"token_only_tasks,omitempty"`
+	// Figures are drawn in order; their names must be distinct.
+	Figures []FigureSpec `json:"figures,omitempty"`
+}
+
+// Validate checks trainer names, comparisons and figures. Whether the
+// trainers of a comparison have runs is checked later, by [Summarize].
+func (s Spec) Validate() error {
+	for i, tr := range s.Trainers {
+		if tr == "" {
+			return errors.New("report: spec: empty trainer name")
+		}
+		if slices.Contains(s.Trainers[:i], tr) {
+			return fmt.Errorf("report: spec: trainer %q listed twice", tr)
+		}
+	}
+	for _, c := range s.Comparisons {
+		if c.A == "" || c.B == "" {
+			return fmt.Errorf("report: spec: comparison %q vs %q: empty trainer name", c.A, c.B)
+		}
+		if c.A == c.B {
+			return fmt.Errorf("report: spec: comparison of %q with itself", c.A)
+		}
+	}
+	for i, f := range s.Figures {
+		if err := f.Validate(); err != nil {
+			return err
+		}
+		for _, g := range s.Figures[:i] {
+			if g.Name == f.Name {
+				return fmt.Errorf("report: spec: two figures named %q", f.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// options are the Summarize options the spec asks for.
+func (s Spec) options() Options {
+	return Options{Trainers: s.Trainers, Comparisons: s.Comparisons, TokenOnlyTasks: s.TokenOnlyTasks}
+}
+
+// WriteSpec validates s and writes it atomically to path as indented JSON.
+func WriteSpec(path string, s Spec) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("report: encoding spec: %w", err)
+	}
+	return writeFileAtomic(path, append(b, '\n'))
+}
+
+// ReadSpec reads and validates a spec written by [WriteSpec]. Unknown
+// fields and trailing data are errors, so that a misspelt key is not
+// silently ignored.
+func ReadSpec(path string) (Spec, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Spec{}, fmt.Errorf("report: %w", err)
+	}
+	var s Spec
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return Spec{}, fmt.Errorf("report: %s: %w", path, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return Spec{}, fmt.Errorf("report: %s: trailing data after JSON object", path)
+	}
+	if err := s.Validate(); err != nil {
+		return Spec{}, fmt.Errorf("%w (in %s)", err, path)
+	}
+	return s, nil
+}

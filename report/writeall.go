@@ -1,0 +1,173 @@
+package report
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+)
+
+// Names of the files of a results directory that ReportDir reads.
+const (
+	RunsFile = "runs.jsonl"
+	SpecFile = "report.json"
+)
+
+// Result describes a report written by [ReportDir].
+type Result struct {
+	Table *Table // the summarized runs, e.g. for printing with WriteText
+	// Files are the names of the files written, relative to the directory,
+	// in the order written.
+	Files []string
+	// Warnings are problems that did not stop the report, such as a torn
+	// last line of runs.jsonl or a missing report.json.
+	Warnings []error
+}
+
+// WriteAll renders the whole report of runs into dir, each file atomically:
+//
+//   - table.md, table.txt, table.csv and table.tex: the [Table] that
+//     [Summarize] makes with the spec's trainers, comparisons and
+//     token-only tasks;
+//   - NAME.png, NAME.svg and NAME.pdf for every figure of spec ([Figure],
+//     [SaveFigure]);
+//   - index.html: a self-contained summary with relative links only,
+//     showing the results table, the paired t-tests, the training cost,
+//     the figures and, if dir holds a config.yaml, that config.
+//
+// Everything is rendered before the first file is written, so an invalid
+// spec or a figure without runs leaves dir as it was.
+func WriteAll(dir string, runs []Run, spec Spec) error {
+	_, err := writeAll(dir, runs, spec)
+	return err
+}
+
+// ReportDir renders the report of a results directory from its runs.jsonl
+// and report.json with [WriteAll]; it needs no training. Without
+// report.json it writes the tables and index.html for the zero [Spec] and
+// says so in the warnings; a torn last line of runs.jsonl is skipped with a
+// warning too (see [ReadRuns]).
+func ReportDir(dir string) (*Result, error) {
+	runs, warnings, err := ReadRunsFile(filepath.Join(dir, RunsFile))
+	if err != nil {
+		return nil, err
+	}
+	spec, err := ReadSpec(filepath.Join(dir, SpecFile))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		warnings = append(warnings, fmt.Errorf("report: no %s in %s: writing tables only, with default column order and no figures", SpecFile, dir))
+	case err != nil:
+		return nil, err
+	}
+	res, err := writeAll(dir, runs, spec)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = warnings
+	return res, nil
+}
+
+func writeAll(dir string, runs []Run, spec Spec) (*Result, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	t, err := Summarize(runs, spec.options())
+	if err != nil {
+		return nil, err
+	}
+	plots := make([]*plot.Plot, len(spec.Figures))
+	for i, f := range spec.Figures {
+		if plots[i], err = Figure(runs, f, spec.Trainers); err != nil {
+			return nil, err
+		}
+	}
+	page, err := newIndexPage(dir, runs, spec, t)
+	if err != nil {
+		return nil, err
+	}
+	index := indexTemplate()
+
+	res := &Result{Table: t}
+	tables := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"table.md", t.WriteMarkdown},
+		{"table.txt", t.WriteText},
+		{"table.csv", t.WriteCSV},
+		{"table.tex", t.WriteLaTeX},
+	}
+	for _, tab := range tables {
+		if err := writeAtomic(filepath.Join(dir, tab.name), tab.write); err != nil {
+			return nil, err
+		}
+		res.Files = append(res.Files, tab.name)
+	}
+	for i, f := range spec.Figures {
+		if err := SaveFigure(plots[i], dir, f.Name); err != nil {
+			return nil, err
+		}
+		for _, ext := range figureFormats() {
+			res.Files = append(res.Files, f.Name+"."+ext)
+		}
+	}
+	err = writeAtomic(filepath.Join(dir, "index.html"), func(w io.Writer) error {
+		return index.Execute(w, page)
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Files = append(res.Files, "index.html")
+	return res, nil
+}
+
+// writeFileAtomic writes data to path with [writeAtomic].
+func writeFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeAtomic writes path through a temporary file in the same directory
+// that is synced and then renamed over path, so that a reader (say, a
+// browser refreshing index.html) never sees a half-written file and a
+// crash leaves the old file or the new one. The file gets mode 0644.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()           // may already be closed; the write error matters more
+			os.Remove(f.Name()) // best effort
+		}
+	}()
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		return fmt.Errorf("report: writing %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("report: writing %s: %w", path, err)
+	}
+	// CreateTemp makes the file private; results are meant to be shared.
+	if err := f.Chmod(0o644); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
