@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -90,6 +92,12 @@ func Run(ctx context.Context, cfg *Config, opt Options) (*Outcome, error) {
 		return nil, r.interrupted(err)
 	}
 	out := &Outcome{OutDir: opt.OutDir, Computed: r.computed, Cached: r.cached}
+	if opt.Progress != nil {
+		for _, v := range slices.Sorted(maps.Keys(r.staleVersions)) {
+			fmt.Fprintf(opt.Progress, "repro: warning: %d cached unit(s) were computed by code version %q, not %q; use --force to recompute\n",
+				r.staleVersions[v], v, opt.Version)
+		}
+	}
 	for i, u := range tests {
 		if res, ok := testResults[i]; ok {
 			out.Runs = append(out.Runs, toRun(u, res, selections[groupOf(u)]))
@@ -112,6 +120,10 @@ type runner struct {
 
 	mu               sync.Mutex
 	computed, cached int
+	// staleVersions counts cached units made by other code versions: unit
+	// keys leave the code out (so resuming survives unrelated commits), so
+	// the user is told when results may predate a change.
+	staleVersions map[string]int
 }
 
 func (r *runner) interrupted(err error) error {
@@ -299,6 +311,12 @@ func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (m
 				results[i] = res
 				if cached {
 					r.cached++
+					if res.Version != r.opt.Version {
+						if r.staleVersions == nil {
+							r.staleVersions = map[string]int{}
+						}
+						r.staleVersions[res.Version]++
+					}
 				} else {
 					r.computed++
 				}

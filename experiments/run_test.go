@@ -202,3 +202,19 @@ func TestRunMissingDatasetExplains(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestRunWarnsAboutCacheFromOtherVersion(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, smallConfig)
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, Version: "old"}); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, Version: "new", Progress: &log}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), `12 cached unit(s) were computed by code version "old"`) {
+		t.Errorf("no stale-version warning in:\n%s", log.String())
+	}
+}
