@@ -50,6 +50,13 @@ type Outcome struct {
 // is interrupted resumes where it stopped. Units that fail do not stop the
 // others; Run then returns an error naming them after writing what succeeded.
 func Run(ctx context.Context, cfg *Config, opt Options) (*Outcome, error) {
+	return runWith(ctx, cfg, opt, runSequenceUnit)
+}
+
+// unitFunc trains and evaluates one unit on the given train and eval indices.
+type unitFunc func(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error)
+
+func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Outcome, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.NumCPU()
 	}
@@ -76,7 +83,7 @@ func Run(ctx context.Context, cfg *Config, opt Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer lock.release()
-	r := &runner{cfg: cfg, opt: opt, data: data, cache: unitCache{dir: filepath.Join(opt.OutDir, "units")}}
+	r := &runner{cfg: cfg, opt: opt, data: data, cache: unitCache{dir: filepath.Join(opt.OutDir, "units")}, train: train}
 
 	// Phase 1: validation units for every grid point of every trainer.
 	validation := r.plan(phaseValidate, nil)
@@ -117,6 +124,8 @@ type runner struct {
 	opt   Options
 	data  []*preparedData
 	cache unitCache
+	// train runs one unit; tests replace it to inject failures.
+	train unitFunc
 
 	mu               sync.Mutex
 	computed, cached int
@@ -354,7 +363,7 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, bool, err
 	if u.Phase == phaseValidate {
 		train, eval = datasets.HoldOut(split.Train, u.ValidationFraction, holdOutSeed(u.Seed, u.Split))
 	}
-	res, err := runSequenceUnit(ctx, d, u, train, eval)
+	res, err := r.train(ctx, d, u, train, eval)
 	if err != nil {
 		return unitResult{}, false, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/report"
+	"github.com/maxmargin/repro/trainers"
 )
 
 const smallConfig = `name: small
@@ -216,5 +218,29 @@ func TestRunWarnsAboutCacheFromOtherVersion(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), `12 cached unit(s) were computed by code version "old"`) {
 		t.Errorf("no stale-version warning in:\n%s", log.String())
+	}
+}
+
+// A unit whose training blows up (NaN) fails alone: the others finish, are
+// saved and written, and the error names the failed unit.
+func TestRunUnitFailureDoesNotStopOthers(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, smallConfig)
+	dir := t.TempDir()
+	failing := func(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
+		if u.Trainer == "margin" && u.Split == 1 && u.Phase == phaseTest {
+			return unitResult{}, fmt.Errorf("pass 3: %w", trainers.ErrNotFinite)
+		}
+		return runSequenceUnit(ctx, d, u, train, eval)
+	}
+	out, err := runWith(context.Background(), cfg, Options{OutDir: dir, Workers: 2}, failing)
+	if err == nil || !errors.Is(err, trainers.ErrNotFinite) || !strings.Contains(err.Error(), "margin C=") || !strings.Contains(err.Error(), "split 1") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(out.Runs) != 3 {
+		t.Errorf("%d runs written, want the 3 that succeeded", len(out.Runs))
+	}
+	if got := readRuns(t, dir); len(got) != 3 {
+		t.Errorf("runs.jsonl has %d runs, want 3", len(got))
 	}
 }

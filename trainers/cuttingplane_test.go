@@ -211,3 +211,24 @@ func (bareModel) Truth(int) int                               { return 0 }
 func (bareModel) DeltaFeatures(int, int) structpred.SparseVec { return structpred.SparseVec{} }
 func (bareModel) Loss(int, int) float64                       { return 0 }
 func (bareModel) Score(int, []float64, int) float64           { return 0 }
+
+// nanModel poisons every feature difference with NaN.
+type nanModel struct{ *toyModel }
+
+func (m nanModel) DeltaFeatures(i, y int) structpred.SparseVec {
+	v := m.toyModel.DeltaFeatures(i, y)
+	v.Val[0] = math.NaN()
+	return v
+}
+
+func TestCuttingPlaneRejectsNaN(t *testing.T) {
+	t.Parallel()
+	m := nanModel{separableToy(rand.New(rand.NewPCG(2, 2)), 10, 3, 3)}
+	sep, err := NewSeparator[int](Margin, m, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CuttingPlane(context.Background(), m.Len(), m.Dim(), sep, Settings{C: 1}); !errors.Is(err, ErrNotFinite) {
+		t.Fatalf("err = %v, want ErrNotFinite", err)
+	}
+}
