@@ -1,0 +1,91 @@
+package semimarkov_test
+
+import (
+	"fmt"
+
+	"github.com/maxmargin/repro/decoders/semimarkov"
+	"github.com/maxmargin/repro/structpred"
+)
+
+// exampleScores is a 4-token citation fragment over labels 0 (author) and
+// 1 (title) with segments of up to 3 tokens: an author over [0, 2) then a
+// title over [2, 4) scores 0.5+3 + 1+2 = 6.5, narrowly beating a one-token
+// author followed by a three-token title (0.5+0 + 1+4.5 = 6).
+func exampleScores() *semimarkov.Scores {
+	s := semimarkov.NewScores(4, 2, 3)
+	s.Unary[s.Index(0, 2, 0)] = 3
+	s.Unary[s.Index(2, 4, 1)] = 2
+	s.Unary[s.Index(1, 4, 1)] = 4.5
+	s.Trans[2*2+0] = 0.5 // START → author
+	s.Trans[0*2+1] = 1   // author → title
+	s.Trans[1*2+1] = -1  // title → title
+	return s
+}
+
+var exampleTruth = []structpred.Segment{{Start: 0, End: 2, Label: 0}, {Start: 2, End: 4, Label: 1}}
+
+func ExampleViterbi() {
+	best := semimarkov.Viterbi(exampleScores(), nil)
+	fmt.Println(best.Segments, best.Score)
+	// Output: [{0 2 0} {2 4 1}] 6.5
+}
+
+func ExampleLossAugmented() {
+	// Margin scaling: every unit of segment loss is worth one point, and
+	// the runner-up has loss 4 (p+r for each of its two segments).
+	y := semimarkov.LossAugmented(exampleScores(), exampleTruth, semimarkov.DefaultLoss(2), 1, nil)
+	fmt.Println(y.Segments, y.Score)
+	// Output: [{0 1 0} {1 4 1}] 10
+}
+
+func ExampleBestExcluding() {
+	y, ok := semimarkov.BestExcluding(exampleScores(), exampleTruth, semimarkov.DefaultLoss(2), 0, nil)
+	fmt.Println(y.Segments, y.Score, ok)
+	// Output: [{0 1 0} {1 4 1}] 6 true
+}
+
+func ExampleLossCount() {
+	// Exact slack scaling: the best segmentation for each loss value. Four
+	// one-token segments against two true segments give the maximum, 4+2.
+	best, err := semimarkov.LossCount(exampleScores(), exampleTruth, semimarkov.DefaultLoss(2), nil)
+	if err != nil {
+		panic(err)
+	}
+	for loss, r := range best {
+		fmt.Println(loss, r.Segments, r.Score)
+	}
+	// Output:
+	// 0 [{0 2 0} {2 4 1}] 6.5
+	// 1 [{0 2 0} {2 4 0}] 3.5
+	// 2 [{0 2 1} {2 4 0}] 0
+	// 3 [{0 2 0} {2 3 0} {3 4 1}] 4.5
+	// 4 [{0 1 0} {1 4 1}] 6
+	// 5 [{0 1 0} {1 3 0} {3 4 1}] 1.5
+	// 6 [{0 1 0} {1 2 1} {2 3 0} {3 4 1}] 2.5
+}
+
+func ExampleComputeSpanMarginals() {
+	m := semimarkov.ComputeSpanMarginals(exampleScores(), nil)
+	fmt.Println("MAP", m.Backward(0, 2))
+	// The best segmentations with [1, 4) as one segment, for each label:
+	for y := range 2 {
+		fmt.Println(y, m.Best(1, 4, y), m.Segmentation(1, 4, y))
+	}
+	// Output:
+	// MAP 6.5
+	// 0 0.5 [{0 1 0} {1 4 0}]
+	// 1 6 [{0 1 0} {1 4 1}]
+}
+
+func ExampleSpanMarginals_Violators() {
+	s := exampleScores()
+	m := semimarkov.ComputeSpanMarginals(s, nil)
+	// PosLearn: one most violating segmentation per span whose constraint
+	// L·(1 − s(y_i) + s(y)) > 0 is violated at all.
+	for _, v := range m.Violators(exampleTruth, semimarkov.DefaultLoss(2), s.Score(exampleTruth), nil) {
+		fmt.Println(v.Index, v.Segment, v.Segments, v.Score, v.Loss, v.Value)
+	}
+	// Output:
+	// 0 {0 1 0} [{0 1 0} {1 4 1}] 6 2 1
+	// 5 {1 4 1} [{0 1 0} {1 4 1}] 6 2 1
+}
