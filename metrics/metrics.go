@@ -32,6 +32,49 @@ func (c *Counts) AddLabels(truth, pred []int) error {
 	return nil
 }
 
+// AddSegments scores one segmentation of n tokens: token errors on the labels
+// the segments induce, and span F1 over exact (start, end, label) segments.
+// Unlike AddLabels, two adjacent true segments with the same label stay two
+// spans.
+func (c *Counts) AddSegments(truth, pred []structpred.Segment, n int) error {
+	tl, err := induced(truth, n)
+	if err != nil {
+		return fmt.Errorf("truth: %w", err)
+	}
+	pl, err := induced(pred, n)
+	if err != nil {
+		return fmt.Errorf("prediction: %w", err)
+	}
+	for t := range tl {
+		if tl[t] != pl[t] {
+			c.TokenErrors++
+		}
+	}
+	c.Tokens += n
+	c.addSpans(truth, pred)
+	return nil
+}
+
+// induced returns the per-token labels of a segmentation that must cover
+// 0..n-1 without gaps or overlaps.
+func induced(segs []structpred.Segment, n int) ([]int, error) {
+	labels := make([]int, n)
+	next := 0
+	for _, s := range segs {
+		if s.Start != next || s.End <= s.Start || s.End > n {
+			return nil, fmt.Errorf("segment %+v does not continue a tiling of %d tokens at %d", s, n, next)
+		}
+		for t := s.Start; t < s.End; t++ {
+			labels[t] = s.Label
+		}
+		next = s.End
+	}
+	if next != n {
+		return nil, fmt.Errorf("segments cover %d of %d tokens", next, n)
+	}
+	return labels, nil
+}
+
 func (c *Counts) addSpans(truth, pred []structpred.Segment) {
 	set := make(map[structpred.Segment]bool, len(truth))
 	for _, s := range truth {

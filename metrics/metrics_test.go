@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/maxmargin/repro/structpred"
 )
 
 func TestCounts(t *testing.T) {
@@ -35,6 +37,32 @@ func TestCounts(t *testing.T) {
 	var c Counts
 	if err := c.AddLabels([]int{1}, []int{1, 2}); err == nil {
 		t.Error("length mismatch accepted")
+	}
+}
+
+func TestAddSegments(t *testing.T) {
+	t.Parallel()
+	seg := func(a, b, y int) structpred.Segment { return structpred.Segment{Start: a, End: b, Label: y} }
+	truth := []structpred.Segment{seg(0, 2, 1), seg(2, 3, 1), seg(3, 5, 0)}
+	// Same labels per token, but the two adjacent label-1 segments merged:
+	// no token error, and only 1 of 3 true / 2 predicted segments match.
+	pred := []structpred.Segment{seg(0, 3, 1), seg(3, 5, 0)}
+	var c Counts
+	if err := c.AddSegments(truth, pred, 5); err != nil {
+		t.Fatal(err)
+	}
+	if c.TokenError() != 0 || math.Abs(c.SpanF1()-100*2.0/5) > 1e-12 {
+		t.Errorf("token error %v, span F1 %v; want 0 and 40", c.TokenError(), c.SpanF1())
+	}
+	for _, bad := range [][]structpred.Segment{
+		{seg(0, 2, 1)},               // does not cover
+		{seg(0, 3, 1), seg(2, 5, 0)}, // overlap
+		{seg(0, 2, 1), seg(3, 5, 0)}, // gap
+		{seg(0, 5, 1), seg(5, 6, 0)}, // past the end
+	} {
+		if err := c.AddSegments(truth, bad, 5); err == nil {
+			t.Errorf("accepted %v", bad)
+		}
 	}
 }
 
