@@ -189,8 +189,8 @@ func (c *Config) validate() error {
 		}
 	}
 	for i, t := range c.Tasks {
-		if t != TaskSequence {
-			return c.errorf(c.line("tasks", i), "tasks", "unknown task %q%s (known: %s)", t, suggest(t, []string{TaskSequence}), TaskSequence)
+		if !slices.Contains(KnownTasks(), t) {
+			return c.errorf(c.line("tasks", i), "tasks", "unknown task %q%s (known: %s)", t, suggest(t, KnownTasks()), strings.Join(KnownTasks(), ", "))
 		}
 	}
 	s := c.Splits

@@ -50,7 +50,7 @@ type Outcome struct {
 // is interrupted resumes where it stopped. Units that fail do not stop the
 // others; Run then returns an error naming them after writing what succeeded.
 func Run(ctx context.Context, cfg *Config, opt Options) (*Outcome, error) {
-	return runWith(ctx, cfg, opt, runSequenceUnit)
+	return runWith(ctx, cfg, opt, dispatchUnit)
 }
 
 // unitFunc trains and evaluates one unit on the given train and eval indices.
@@ -64,9 +64,9 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 		opt.OutDir = filepath.Join("results", cfg.Name)
 	}
 	for i, t := range cfg.Trainers {
-		for _, task := range cfg.Tasks {
-			if err := checkTrainerSupportsSequence(t.Name); err != nil {
-				return nil, cfg.errorf(cfg.line("trainers", i, "name"), "trainers.name", "trainer %q cannot serve task %q: %v", t.Name, task, err)
+		for _, name := range cfg.Tasks {
+			if err := tasks()[name].supports(t.Name); err != nil {
+				return nil, cfg.errorf(cfg.line("trainers", i, "name"), "trainers.name", "trainer %q cannot serve task %q: %v", t.Name, name, err)
 			}
 		}
 	}

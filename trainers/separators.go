@@ -177,7 +177,9 @@ func (s *approxSlackSeparator[Y]) Separate(i int, w []float64, slack func(int) f
 	if lo <= 0 {
 		lo = 1e-6
 	}
-	eval(0)
+	if eval(0); len(visited) == 0 {
+		return dst, nil // the truth is the only labeling: nothing can violate
+	}
 	s1 := visited[0].score
 	hi := math.Max((s1-sTruth+1-xi/lMax)/lMin, xi/(lMin*lMin))
 	hi = math.Max(hi, 2*lo)
