@@ -1,0 +1,294 @@
+package chain
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/maxmargin/repro/decoders"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// The chain model serves CRF and entropy-margin training.
+var _ trainers.LogLinear[[]int] = (*Model)(nil)
+
+// LogLoss returns Pletscher et al.'s margin-rescaled loss of instance i,
+//
+//	(1/β) log Σ_y exp(β(s_i(y) + lossScale·L_i(y))) − s_i(y_i),
+//
+// and, if grad is non-nil, adds its gradient E_p[f(x_i, y)] − f(x_i, y_i)
+// into grad, where p(y) ∝ exp(β(s_i(y) + lossScale·L_i(y))). Because the
+// loss decomposes over positions, p is itself a chain, with unary scores
+// β·(unary_t(y) + lossScale·M[y_i,t·K + y]) and transition scores β·trans; one
+// forward-backward pass gives log Z and the node and edge marginals, from
+// which the expected state features (P(y_t = y) for every attribute of token
+// t) and transition features (Σ_t P(y_{t−1} = a, y_t = b)) follow. β must be
+// positive.
+func (m *Model) LogLoss(i int, w []float64, beta, lossScale float64, grad []float64) float64 {
+	x, k := m.data[i], m.k
+	c := m.scores(x, w)
+	truth := c.Score(x.Labels)
+	for t, g := range x.Labels {
+		row, cost := c.Unary[t*k:(t+1)*k], m.cost.M[g*k:(g+1)*k]
+		for y := range row {
+			row[y] = beta * (row[y] + lossScale*cost[y])
+		}
+	}
+	if len(c.Trans) > 0 {
+		// c.Trans aliases w: scale a copy (scores resets c.Trans every call).
+		scaled := make([]float64, k*k)
+		for j, v := range c.Trans {
+			scaled[j] = beta * v
+		}
+		c.Trans = scaled
+	}
+	mg := decoders.ForwardBackward(c, &m.ws)
+	if grad != nil {
+		m.addExpectedMinusTruth(x, mg, grad)
+	}
+	return mg.LogZ/beta - truth
+}
+
+// addExpectedMinusTruth adds E[f] − f(x, y) into grad, with E[f] read off the
+// node and edge marginals mg (expectations of the indicator features).
+func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad []float64) {
+	k := m.k
+	for t, attrs := range x.Attrs {
+		node, g := mg.Node[t*k:(t+1)*k], x.Labels[t]
+		for _, a := range attrs {
+			if int(a) >= m.attrs {
+				continue // as in scores: ids outside the index carry no weight
+			}
+			row := grad[int(a)*k : int(a)*k+k]
+			for y, p := range node {
+				row[y] += p
+			}
+			row[g]--
+		}
+	}
+	if !m.edges {
+		return
+	}
+	trans := grad[m.attrs*k : m.attrs*k+k*k]
+	for j, p := range mg.Edge {
+		trans[j] += p
+	}
+	for t := 1; t < len(x.Labels); t++ {
+		trans[x.Labels[t-1]*k+x.Labels[t]]--
+	}
+}
+
+// The chain model also serves the slack-rescaled variant, for integer costs.
+var _ trainers.SlackLogLinear[[]int] = (*Model)(nil)
+
+// SlackLogLoss returns the slack-rescaled loss of Pletscher et al., section
+// 3.3, with Δ = lossScale·L_i,
+//
+//	(1/β) log Σ_y exp(β·Δ(y)·(1 + s_i(y) − s_i(y_i))),
+//
+// and, if grad is non-nil, adds its gradient Σ_y p(y)·Δ(y)·(f(x_i, y) −
+// f(x_i, y_i)) into grad. The exponent is a product of two sums over
+// positions, so p is not a chain; but grouping labelings by their loss l
+// makes every group one: with τ_l = β·lossScale·l,
+//
+//	Σ_y … = Σ_l exp(τ_l·(1 − s_i(y_i))) · Z_l,   Z_l = Σ_{y: L(y) = l} exp(τ_l·s_i(y)),
+//
+// and Z_l and the marginals of its group come from forward-backward over
+// (position, label, loss so far), like the loss-count decoder. That needs
+// integer per-position costs (else an error is returned) and costs
+// O(N·K²·L_max²) per call, against O(N·K²) for LogLoss.
+func (m *Model) SlackLogLoss(i int, w []float64, beta, lossScale float64, grad []float64) (float64, error) {
+	if err := m.CanCountLoss(); err != nil {
+		return 0, fmt.Errorf("slack-rescaled log loss: %w", err)
+	}
+	x, k := m.data[i], m.k
+	n := len(x.Labels)
+	if n == 0 {
+		return 0, nil
+	}
+	c := m.scores(x, w)
+	truth := c.Score(x.Labels)
+	dp := slackDP{n: n, k: k, unary: c.Unary, trans: c.Trans, inc: make([]int, n*k)}
+	if len(dp.trans) == 0 {
+		dp.trans = make([]float64, k*k)
+	}
+	for t, g := range x.Labels {
+		for y := range k {
+			dp.inc[t*k+y] = int(m.cost.M[g*k+y])
+		}
+	}
+	lmax := int(m.cost.MaxLoss(x.Labels))
+	dp.alpha = make([]float64, n*k*(lmax+1))
+	dp.beta = make([]float64, n*k*(lmax+1))
+	terms := make([]float64, lmax+1)
+	for l := range terms {
+		tau := beta * lossScale * float64(l)
+		terms[l] = tau*(1-truth) + dp.forward(tau, l)
+	}
+	total := logSumExp(terms)
+	if grad == nil {
+		return total / beta, nil
+	}
+	node := make([]float64, n*k)
+	edge := make([]float64, k*k)
+	var weight float64 // Σ_l P(l)·Δ_l, the weight of f(x_i, y_i)
+	for l, term := range terms {
+		pl := math.Exp(term - total)
+		delta := lossScale * float64(l)
+		if pl == 0 || delta == 0 {
+			continue
+		}
+		tau := beta * delta
+		logZ := dp.forward(tau, l)
+		dp.backward(tau, l)
+		dp.marginals(tau, l, logZ, pl*delta, node, edge)
+		weight += pl * delta
+	}
+	m.addWeightedMinusTruth(x, node, edge, weight, grad)
+	return total / beta, nil
+}
+
+// addWeightedMinusTruth adds Σ node/edge expectations − weight·f(x, y) into
+// grad: node[t*K+y] weighs the state features of token t with label y, and
+// edge[a*K+b] the transition a→b.
+func (m *Model) addWeightedMinusTruth(x Instance, node, edge []float64, weight float64, grad []float64) {
+	k := m.k
+	for t, attrs := range x.Attrs {
+		p, g := node[t*k:(t+1)*k], x.Labels[t]
+		for _, a := range attrs {
+			if int(a) >= m.attrs {
+				continue
+			}
+			row := grad[int(a)*k : int(a)*k+k]
+			for y, v := range p {
+				row[y] += v
+			}
+			row[g] -= weight
+		}
+	}
+	if !m.edges {
+		return
+	}
+	trans := grad[m.attrs*k : m.attrs*k+k*k]
+	for j, v := range edge {
+		trans[j] += v
+	}
+	for t := 1; t < len(x.Labels); t++ {
+		trans[x.Labels[t-1]*k+x.Labels[t]] -= weight
+	}
+}
+
+// slackDP is sum-product over (position t, label y, loss so far c) for the
+// labelings with total loss exactly l, under scores scaled by τ. Entries are
+// logs; index ((t·K + y)·(l+1) + c).
+type slackDP struct {
+	n, k         int
+	unary, trans []float64
+	inc          []int // inc[t*K+y]: the loss of label y at position t
+	alpha, beta  []float64
+}
+
+func (d *slackDP) at(t, y, c, l int) int { return (t*d.k+y)*(l+1) + c }
+
+// forward fills alpha for loss l and returns log Z_l (−Inf if no labeling
+// has loss l).
+func (d *slackDP) forward(tau float64, l int) float64 {
+	n, k := d.n, d.k
+	a := d.alpha[:n*k*(l+1)]
+	for i := range a {
+		a[i] = math.Inf(-1)
+	}
+	for y := range k {
+		if c := d.inc[y]; c <= l {
+			a[d.at(0, y, c, l)] = tau * d.unary[y]
+		}
+	}
+	buf := make([]float64, k)
+	for t := 1; t < n; t++ {
+		for y := range k {
+			step := d.inc[t*k+y]
+			for c := step; c <= l; c++ {
+				for p := range k {
+					buf[p] = a[d.at(t-1, p, c-step, l)] + tau*d.trans[p*k+y]
+				}
+				a[d.at(t, y, c, l)] = tau*d.unary[t*k+y] + logSumExp(buf)
+			}
+		}
+	}
+	for y := range k {
+		buf[y] = a[d.at(n-1, y, l, l)]
+	}
+	return logSumExp(buf)
+}
+
+// backward fills beta for loss l: beta(t, y, c) is the log-sum over the
+// suffixes after t that bring the loss from c to exactly l.
+func (d *slackDP) backward(tau float64, l int) {
+	n, k := d.n, d.k
+	b := d.beta[:n*k*(l+1)]
+	for i := range b {
+		b[i] = math.Inf(-1)
+	}
+	for y := range k {
+		b[d.at(n-1, y, l, l)] = 0
+	}
+	buf := make([]float64, k)
+	for t := n - 2; t >= 0; t-- {
+		for y := range k {
+			for c := 0; c <= l; c++ {
+				for q := range k {
+					buf[q] = math.Inf(-1)
+					if c2 := c + d.inc[(t+1)*k+q]; c2 <= l {
+						buf[q] = tau*d.trans[y*k+q] + tau*d.unary[(t+1)*k+q] + b[d.at(t+1, q, c2, l)]
+					}
+				}
+				b[d.at(t, y, c, l)] = logSumExp(buf)
+			}
+		}
+	}
+}
+
+// marginals adds weight·P_l(y_t = y) into node and weight·Σ_t P_l(y_{t−1} =
+// a, y_t = b) into edge, for the distribution ∝ exp(τ·s(y)) over labelings
+// with loss l.
+func (d *slackDP) marginals(tau float64, l int, logZ, weight float64, node, edge []float64) {
+	n, k := d.n, d.k
+	for t := range n {
+		for y := range k {
+			var p float64
+			for c := 0; c <= l; c++ {
+				j := d.at(t, y, c, l)
+				p += math.Exp(d.alpha[j] + d.beta[j] - logZ)
+			}
+			node[t*k+y] += weight * p
+		}
+	}
+	for t := 1; t < n; t++ {
+		for a := range k {
+			for b := range k {
+				step := d.inc[t*k+b]
+				var p float64
+				for c := 0; c+step <= l; c++ {
+					p += math.Exp(d.alpha[d.at(t-1, a, c, l)] + tau*d.trans[a*k+b] + tau*d.unary[t*k+b] +
+						d.beta[d.at(t, b, c+step, l)] - logZ)
+				}
+				edge[a*k+b] += weight * p
+			}
+		}
+	}
+}
+
+// logSumExp returns log Σ exp(x_i), −Inf for an empty or all −Inf x.
+func logSumExp(x []float64) float64 {
+	top := math.Inf(-1)
+	for _, v := range x {
+		top = max(top, v)
+	}
+	if math.IsInf(top, 0) {
+		return top
+	}
+	var s float64
+	for _, v := range x {
+		s += math.Exp(v - top)
+	}
+	return top + math.Log(s)
+}

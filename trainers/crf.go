@@ -1,0 +1,270 @@
+package trainers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// LogLinear is what CRF training needs of a model: the margin-rescaled loss
+// of Pletscher, Ong & Buhmann (2010), equation 9,
+//
+//	ℓ_β,i(w) = (1/β) log Σ_y exp(β(s_i(y) + lossScale·L_i(y))) − s_i(y_i),
+//
+// and its gradient E_p[f(x_i, y)] − f(x_i, y_i) under
+// p(y) ∝ exp(β(s_i(y) + lossScale·L_i(y))). LogLoss returns ℓ_β,i(w) and ADDS
+// the gradient into grad (which may be nil: value only). β must be positive.
+// At β = 1, lossScale = 0 it is the CRF's negative log-likelihood; as β → ∞
+// it tends to the margin-scaled hinge max_y s_i(y) + lossScale·L_i(y) − s_i(y_i).
+type LogLinear[Y any] interface {
+	LogLoss(i int, w []float64, beta, lossScale float64, grad []float64) float64
+}
+
+// SlackLogLinear is the slack-rescaled variant of Pletscher et al., section
+// 3.3, with Δ = lossScale·L_i:
+//
+//	ℓ_β,i(w) = (1/β) log Σ_y exp(β·Δ(y)·(1 + s_i(y) − s_i(y_i))),
+//
+// whose gradient Σ_y p(y)·Δ(y)·(f(x_i, y) − f(x_i, y_i)) is ADDED into grad
+// (nil: value only). The exponent multiplies two sums over positions, so the
+// partition function does not factorise like the model; a model offers this
+// only where it can compute it exactly (chains: integer per-position costs),
+// and reports other cases as an error.
+type SlackLogLinear[Y any] interface {
+	SlackLogLoss(i int, w []float64, beta, lossScale float64, grad []float64) (float64, error)
+}
+
+// CRFSettings configures CRF. The zero value of every field but C selects a
+// documented default.
+type CRFSettings struct {
+	// Beta is the inverse temperature β > 0. Default 1.
+	Beta float64
+	// LossScale weighs the error term: Δ = LossScale·L. 0 (the default) gives
+	// the plain (β-tempered) CRF; 1 with large β approaches the SSVM.
+	LossScale float64
+	// Rescaling is Margin (the default; equation 9 of Pletscher et al.) or
+	// Slack (their section 3.3, which needs SlackLogLinear).
+	Rescaling string
+	// C weighs the data term: CRF minimises ½‖w‖² + C Σ_i ℓ_β,i(w), the
+	// cutting-plane trainers' scaling (the paper's Σ_i ℓ + (C'/2)‖w‖² is this
+	// objective divided by C, with C' = 1/C). Must be positive and finite.
+	C float64
+	// MaxIterations caps the L-BFGS major iterations. Default 1000.
+	MaxIterations int
+	// GradTol stops L-BFGS once ‖∇‖_∞ ≤ GradTol·max(1, |objective|).
+	// Default 1e-6.
+	GradTol float64
+	// Progress, if non-nil, is called after every L-BFGS major iteration with
+	// Iterations, Primal (the objective) and Elapsed set.
+	Progress func(Stats)
+}
+
+// Name returns the trainer name the settings correspond to: CRFName for
+// β = 1 without an error term, EntropyMarginName otherwise.
+func (s CRFSettings) Name() string {
+	s = s.withDefaults()
+	if s.Beta == 1 && s.LossScale == 0 && s.Rescaling == Margin {
+		return CRFName
+	}
+	return EntropyMarginName
+}
+
+func (s CRFSettings) withDefaults() CRFSettings {
+	if s.Beta == 0 {
+		s.Beta = 1
+	}
+	if s.Rescaling == "" {
+		s.Rescaling = Margin
+	}
+	if s.MaxIterations == 0 {
+		s.MaxIterations = 1000
+	}
+	if s.GradTol == 0 {
+		s.GradTol = 1e-6
+	}
+	return s
+}
+
+func (s CRFSettings) validate() error {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	switch {
+	case !(s.C > 0) || !finite(s.C):
+		return fmt.Errorf("C must be a positive finite number, got %v", s.C)
+	case !(s.Beta > 0) || !finite(s.Beta):
+		return fmt.Errorf("beta must be a positive finite number, got %v", s.Beta)
+	case !(s.LossScale >= 0) || !finite(s.LossScale):
+		return fmt.Errorf("loss scale must be finite and ≥ 0, got %v", s.LossScale)
+	case s.Rescaling != Margin && s.Rescaling != Slack:
+		return fmt.Errorf("rescaling must be %q or %q, got %q", Margin, Slack, s.Rescaling)
+	case s.MaxIterations < 0 || !(s.GradTol >= 0):
+		return errors.New("iteration cap and gradient tolerance must not be negative")
+	}
+	return nil
+}
+
+// CRF minimises ½‖w‖² + C Σ_i ℓ_β,i(w) by L-BFGS from w = 0, where ℓ_β,i is
+// Pletscher et al.'s loss (see LogLinear; SlackLogLinear when s.Rescaling is
+// Slack). With β = 1 and LossScale = 0 this is the L2-regularised CRF;
+// otherwise it is their entropy-and-margin trainer, whose optimum lies
+// between the SSVM's optimum at the same C and that plus C·Σ_i log|Y_i|/β.
+//
+// The minimiser is gonum's optimize.LBFGS (crf_gonum.go). The objective and its
+// gradient come from one pass over the data, cached so that a gradient
+// request at the point just evaluated costs nothing. Result.W is the final
+// point, Result.Primal its objective, Result.Iterations the L-BFGS major
+// iterations; Converged is true when L-BFGS stopped on the gradient
+// tolerance or on function convergence (no decrease beyond 1e-12 relative in
+// 20 iterations) rather than on the iteration cap or a line search that
+// could make no more progress (the point is still returned). Dual, Gap,
+// Constraints and QPUpdates are zero. ctx is checked between instances; on
+// cancellation CRF returns ctx.Err().
+func CRF[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*Result, error) {
+	s = s.withDefaults()
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	obj, err := newCRFObjective(ctx, m, s)
+	if err != nil {
+		return nil, err
+	}
+	if m.Dim() == 0 {
+		return nil, errors.New("crf: model has no weights")
+	}
+	start := time.Now()
+	x, f, iters, converged, err := minimizeLBFGS(ctx, obj, m.Dim(), s, start)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
+	if obj.err != nil {
+		return nil, obj.err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: L-BFGS: %w", s.Name(), err)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("%s: objective: %w", s.Name(), ErrNotFinite)
+	}
+	return &Result{W: x, Stats: Stats{
+		Iterations: iters,
+		Primal:     f,
+		Converged:  converged,
+		Elapsed:    time.Since(start),
+	}}, nil
+}
+
+// gradConverged reports whether ‖g‖_∞ ≤ tol·max(1, |f|), CRF's stopping rule.
+func gradConverged(g []float64, f, tol float64) bool {
+	var norm float64
+	for _, x := range g {
+		norm = math.Max(norm, math.Abs(x))
+	}
+	return norm <= tol*math.Max(1, math.Abs(f))
+}
+
+// crfObjective evaluates f(w) = ½‖w‖² + C Σ_i ℓ_i(w) and its gradient in one
+// pass, caching (x, f, ∇f) because gonum calls Func and then Grad at the
+// same x.
+type crfObjective struct {
+	ctx    context.Context
+	n      int
+	c      float64
+	loss   func(i int, w, grad []float64) (float64, error)
+	err    error // the first error met (cancellation, model error)
+	x, g   []float64
+	f      float64
+	cached bool
+	evals  int
+}
+
+func newCRFObjective[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*crfObjective, error) {
+	o := &crfObjective{ctx: ctx, n: m.Len(), c: s.C}
+	switch s.Rescaling {
+	case Margin:
+		ll, ok := m.(LogLinear[Y])
+		if !ok {
+			return nil, fmt.Errorf("trainer %q needs a log partition function and marginals, which this task does not provide", s.Name())
+		}
+		beta, scale := s.Beta, s.LossScale
+		o.loss = func(i int, w, grad []float64) (float64, error) {
+			return ll.LogLoss(i, w, beta, scale, grad), nil
+		}
+	case Slack:
+		ll, ok := m.(SlackLogLinear[Y])
+		if !ok {
+			return nil, fmt.Errorf("trainer %q with slack rescaling needs a slack-rescaled partition function, which this task does not provide", s.Name())
+		}
+		if c, ok := m.(interface{ CanCountLoss() error }); ok {
+			if err := c.CanCountLoss(); err != nil {
+				return nil, fmt.Errorf("trainer %q with slack rescaling: %w", s.Name(), err)
+			}
+		}
+		beta, scale := s.Beta, s.LossScale
+		o.loss = func(i int, w, grad []float64) (float64, error) {
+			return ll.SlackLogLoss(i, w, beta, scale, grad)
+		}
+	}
+	return o, nil
+}
+
+// eval fills the cache at x (no-op if it already holds x).
+func (o *crfObjective) eval(x []float64) {
+	if o.cached && slices.Equal(o.x, x) {
+		return
+	}
+	o.evals++
+	o.x = append(o.x[:0], x...)
+	o.g = growFloats(o.g, len(x))
+	clear(o.g)
+	var sum float64
+	for i := range o.n {
+		if err := o.ctx.Err(); err != nil {
+			o.fail(err)
+			return
+		}
+		l, err := o.loss(i, x, o.g)
+		if err != nil {
+			o.fail(fmt.Errorf("instance %d: %w", i, err))
+			return
+		}
+		sum += l
+	}
+	var ww float64
+	for j, w := range x {
+		ww += w * w
+		o.g[j] = w + o.c*o.g[j]
+	}
+	o.f = 0.5*ww + o.c*sum
+	o.cached = true
+}
+
+// fail records err and poisons the cache with +Inf, which L-BFGS rejects;
+// the Status check before the next evaluation then stops the run.
+func (o *crfObjective) fail(err error) {
+	if o.err == nil {
+		o.err = err
+	}
+	o.f = math.Inf(1)
+	clear(o.g)
+	o.cached = true
+}
+
+func (o *crfObjective) value(x []float64) float64 {
+	o.eval(x)
+	return o.f
+}
+
+func (o *crfObjective) gradient(grad, x []float64) {
+	o.eval(x)
+	copy(grad, o.g)
+}
+
+func dotf(a, b []float64) float64 {
+	var s float64
+	for j, x := range a {
+		s += x * b[j]
+	}
+	return s
+}

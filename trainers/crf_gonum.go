@@ -1,0 +1,86 @@
+package trainers
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/optimize"
+)
+
+// minimizeLBFGS minimises obj from x = 0 with gonum's optimize.Minimize and
+// &optimize.LBFGS{}. obj caches (x, f, ∇f), so the Grad call that gonum makes
+// after Func at the same x costs nothing. CRF's relative gradient tolerance
+// is applied by a Recorder at every major iteration; cancellation and model
+// errors stop the run through Problem.Status.
+func minimizeLBFGS(ctx context.Context, obj *crfObjective, dim int, s CRFSettings, start time.Time) (x []float64, f float64, iters int, converged bool, err error) {
+	problem := optimize.Problem{
+		Func: obj.value,
+		Grad: obj.gradient,
+		Status: func() (optimize.Status, error) {
+			if obj.err != nil {
+				return optimize.Failure, obj.err
+			}
+			if err := ctx.Err(); err != nil {
+				return optimize.Failure, err
+			}
+			return optimize.NotTerminated, nil
+		},
+	}
+	settings := &optimize.Settings{
+		MajorIterations: s.MaxIterations,
+		Converger:       &optimize.FunctionConverge{Absolute: 1e-12, Relative: 1e-12, Iterations: 20},
+		Recorder:        &crfRecorder{progress: s.Progress, start: start, gradTol: s.GradTol},
+	}
+	res, err := optimize.Minimize(problem, make([]float64, dim), settings, &optimize.LBFGS{})
+	if obj.err != nil || ctx.Err() != nil {
+		return nil, 0, 0, false, errors.Join(obj.err, ctx.Err())
+	}
+	switch {
+	case errors.Is(err, errCRFGradTol):
+		converged = true
+	case err == nil:
+		switch res.Status {
+		case optimize.GradientThreshold, optimize.FunctionConvergence, optimize.MethodConverge, optimize.Success:
+			converged = true
+		}
+	case errors.Is(err, optimize.ErrLinesearcherFailure), errors.Is(err, optimize.ErrNoProgress),
+		errors.Is(err, optimize.ErrNonDescentDirection):
+		// Stalled in the line search: keep the best point found.
+	default:
+		return nil, 0, 0, false, err
+	}
+	if res == nil {
+		return nil, math.NaN(), 0, false, nil
+	}
+	return slices.Clone(res.X), res.F, res.MajorIterations, converged, nil
+}
+
+// errCRFGradTol is how crfRecorder ends a run whose gradient met CRF's
+// relative tolerance (gonum's GradientThreshold is absolute).
+var errCRFGradTol = errors.New("gradient tolerance reached")
+
+// crfRecorder reports progress and applies the gradient tolerance at every
+// major iteration.
+type crfRecorder struct {
+	progress func(Stats)
+	start    time.Time
+	gradTol  float64
+}
+
+func (r *crfRecorder) Init() error { return nil }
+
+func (r *crfRecorder) Record(loc *optimize.Location, op optimize.Operation, st *optimize.Stats) error {
+	if op != optimize.MajorIteration {
+		return nil
+	}
+	if r.progress != nil {
+		r.progress(Stats{Iterations: st.MajorIterations, Primal: loc.F, Elapsed: time.Since(r.start)})
+	}
+	if len(loc.Gradient) > 0 && gradConverged(loc.Gradient, loc.F, r.gradTol) {
+		return errCRFGradTol
+	}
+	return nil
+}

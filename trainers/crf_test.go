@@ -1,0 +1,292 @@
+package trainers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/diff/fd"
+)
+
+// crfObjectiveAt recomputes ½‖w‖² + C Σ_i ℓ_i(w) from the model.
+func crfObjectiveAt(m rankToy, s CRFSettings, w []float64) float64 {
+	s = s.withDefaults()
+	sum := 0.0
+	for i := range m.x {
+		if s.Rescaling == Slack {
+			l, _ := m.SlackLogLoss(i, w, s.Beta, s.LossScale, nil)
+			sum += l
+		} else {
+			sum += m.LogLoss(i, w, s.Beta, s.LossScale, nil)
+		}
+	}
+	return 0.5*dotf(w, w) + s.C*sum
+}
+
+// The trainer's objective (sum over instances, regulariser, C, caching)
+// has the gradient that finite differences measure.
+func TestCRFObjectiveGradientFiniteDifferences(t *testing.T) {
+	t.Parallel()
+	tests := []CRFSettings{
+		{C: 0.7},
+		{C: 0.7, Beta: 3, LossScale: 1},
+		{C: 2, Beta: 0.5, LossScale: 2},
+		{C: 0.7, Beta: 2, LossScale: 1, Rescaling: Slack},
+	}
+	for _, s := range tests {
+		m := noisyToy(4, 12, 3, 3)
+		obj, err := newCRFObjective(context.Background(), Model[int](m), s.withDefaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		x := make([]float64, m.Dim())
+		for j := range x {
+			x[j] = 0.3 * rng.NormFloat64()
+		}
+		f := obj.value(x)
+		g := make([]float64, len(x))
+		obj.gradient(g, x)
+		if obj.evals != 1 {
+			t.Errorf("%+v: Func and Grad at one point took %d passes, want 1 (cache)", s, obj.evals)
+		}
+		if want := crfObjectiveAt(m, s, x); math.Abs(f-want) > 1e-12*math.Max(1, want) {
+			t.Errorf("%+v: objective %v, recomputed %v", s, f, want)
+		}
+		num := fd.Gradient(nil, obj.value, x, &fd.Settings{Formula: fd.Central})
+		for j := range g {
+			if math.Abs(g[j]-num[j]) > 1e-5*math.Max(1, math.Abs(g[j])) {
+				t.Errorf("%+v: grad[%d] = %v, finite differences %v", s, j, g[j], num[j])
+			}
+		}
+	}
+}
+
+func TestCRFSeparatesSeparableProblem(t *testing.T) {
+	t.Parallel()
+	for _, s := range []CRFSettings{
+		{C: 10},
+		{C: 10, Beta: 10, LossScale: 1},
+		{C: 10, Beta: 10, LossScale: 1, Rescaling: Slack},
+	} {
+		m := rankToy{separableToy(rand.New(rand.NewPCG(3, 4)), 60, 3, 4)}
+		res, err := CRF[int](context.Background(), m, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := trainingErrors(m, res.W); e != 0 || !res.Converged || res.Iterations < 1 {
+			t.Errorf("%s %+v: %d training errors, converged=%v after %d iterations", s.Name(), s, e, res.Converged, res.Iterations)
+		}
+		if want := crfObjectiveAt(m, s, res.W); math.Abs(res.Primal-want) > 1e-12*math.Max(1, want) {
+			t.Errorf("%+v: reported objective %v, recomputed %v", s, res.Primal, want)
+		}
+	}
+}
+
+// Pletscher et al., section 3.1: β alone only rescales the problem. With
+// v = βw the objective at (β, C) is (1/β²)·(the CRF objective at C·β), so
+// w_β = w_1(Cβ)/β.
+func TestCRFBetaAloneRescales(t *testing.T) {
+	t.Parallel()
+	m := noisyToy(6, 30, 3, 4)
+	tight := func(s CRFSettings) CRFSettings { s.GradTol = 1e-10; return s }
+	a, err := CRF[int](context.Background(), m, tight(CRFSettings{C: 0.5, Beta: 4}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := CRF[int](context.Background(), m, tight(CRFSettings{C: 2}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range a.W {
+		if math.Abs(a.W[j]-b.W[j]/4) > 1e-5*math.Max(1, math.Abs(b.W[j])) {
+			t.Fatalf("w_β[%d] = %v, w_1(Cβ)/β = %v", j, a.W[j], b.W[j]/4)
+		}
+	}
+	if math.Abs(a.Primal-b.Primal/16) > 1e-8*b.Primal {
+		t.Errorf("objective %v, want %v", a.Primal, b.Primal/16)
+	}
+}
+
+// As β grows the entropy-margin objective approaches the SSVM's: its
+// minimum lies in [P*, P* + C·n·log k/β] (ℓ_β exceeds the hinge by at most
+// log k/β), and its solution is nearly SSVM-optimal. P* is CuttingPlane's
+// optimum at the same C, for margin and for slack rescaling.
+func TestEntropyMarginApproachesSSVM(t *testing.T) {
+	t.Parallel()
+	const c = 1.0
+	for _, rescaling := range []string{Margin, Slack} {
+		m := noisyToy(7, 40, 4, 5)
+		sep, err := NewSeparator[int](rescaling, m, 1e-5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp, err := CuttingPlane(context.Background(), m.Len(), m.Dim(), sep, Settings{C: c, Epsilon: 1e-5, QPTolerance: 1e-9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := m.truePrimal(rescaling, cp.W, c)
+		prevExcess := math.Inf(1)
+		for _, beta := range []float64{1, 10, 100, 1000} {
+			s := CRFSettings{C: c, Beta: beta, LossScale: 1, Rescaling: rescaling}
+			res, err := CRF[int](context.Background(), m, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound := c * float64(m.Len()) * math.Log(float64(m.k)) / beta
+			excess := res.Primal - opt
+			t.Logf("%s β=%-5v objective %.6f, SSVM optimum %.6f, excess %.3g ≤ %.3g; SSVM objective at w_β %.6f; %d iterations",
+				rescaling, beta, res.Primal, opt, excess, bound, m.truePrimal(rescaling, res.W, c), res.Iterations)
+			if res.Primal < cp.Dual-1e-6 || excess > bound*(1+1e-3)+1e-6 {
+				t.Errorf("%s β=%v: objective %v outside [%v, %v]", rescaling, beta, res.Primal, cp.Dual, opt+bound)
+			}
+			if hinge := m.truePrimal(rescaling, res.W, c); hinge > res.Primal+1e-9 {
+				t.Errorf("%s β=%v: SSVM objective %v exceeds the entropy-margin one %v", rescaling, beta, hinge, res.Primal)
+			}
+			if excess > prevExcess {
+				t.Errorf("%s β=%v: excess %v grew from %v", rescaling, beta, excess, prevExcess)
+			}
+			prevExcess = excess
+		}
+		if prevExcess > 0.01*opt {
+			t.Errorf("%s: at β = 1000 the objective is %v above the SSVM optimum %v", rescaling, prevExcess, opt)
+		}
+	}
+}
+
+func TestCRFSettingsName(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		s    CRFSettings
+		want string
+	}{
+		{CRFSettings{}, CRFName},
+		{CRFSettings{Beta: 1}, CRFName},
+		{CRFSettings{Beta: 2}, EntropyMarginName},
+		{CRFSettings{LossScale: 1}, EntropyMarginName},
+		{CRFSettings{Rescaling: Slack}, EntropyMarginName},
+	}
+	for _, tt := range tests {
+		if got := tt.s.Name(); got != tt.want {
+			t.Errorf("%+v: Name() = %q, want %q", tt.s, got, tt.want)
+		}
+	}
+}
+
+// marginOnlyToy has LogLoss but no slack-rescaled loss.
+type marginOnlyToy struct {
+	*toyModel
+	LogLinear[int]
+}
+
+func TestCRFRejects(t *testing.T) {
+	t.Parallel()
+	m := noisyToy(1, 5, 3, 2)
+	bad := []CRFSettings{
+		{},
+		{C: -1},
+		{C: math.Inf(1)},
+		{C: 1, Beta: -1},
+		{C: 1, Beta: math.NaN()},
+		{C: 1, LossScale: -1},
+		{C: 1, Rescaling: "both"},
+		{C: 1, MaxIterations: -1},
+	}
+	for _, s := range bad {
+		if _, err := CRF[int](context.Background(), m, s); err == nil {
+			t.Errorf("accepted %+v", s)
+		}
+	}
+	if _, err := CRF[int](context.Background(), bareModel{}, CRFSettings{C: 1}); err == nil {
+		t.Error("trained a model without LogLoss")
+	}
+	mo := marginOnlyToy{m.toyModel, m}
+	if _, err := CRF[int](context.Background(), mo, CRFSettings{C: 1, Rescaling: Slack}); err == nil {
+		t.Error("slack rescaling accepted on a model without SlackLogLoss")
+	}
+	if _, err := CRF[int](context.Background(), mo, CRFSettings{C: 1}); err != nil {
+		t.Errorf("margin rescaling refused: %v", err)
+	}
+}
+
+func TestCRFStopsOnCancel(t *testing.T) {
+	t.Parallel()
+	m := noisyToy(1, 20, 3, 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := CRF[int](ctx, m, CRFSettings{C: 1}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled before start: err = %v", err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	s := CRFSettings{C: 1, Progress: func(st Stats) {
+		if st.Iterations == 2 {
+			cancel()
+		}
+	}}
+	if _, err := CRF[int](ctx, m, s); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled mid-run: err = %v", err)
+	}
+}
+
+func TestCRFIsDeterministic(t *testing.T) {
+	t.Parallel()
+	m := noisyToy(2, 30, 4, 3)
+	s := CRFSettings{C: 1, Beta: 5, LossScale: 1}
+	a, err := CRF[int](context.Background(), m, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := CRF[int](context.Background(), m, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.W, b.W) || a.Iterations != b.Iterations {
+		t.Error("two identical runs differ")
+	}
+}
+
+// BenchmarkCRF times full L-BFGS runs on the online benchmark's problem and
+// reports the iterations taken.
+func BenchmarkCRF(b *testing.B) {
+	m := benchOnlineToy()
+	for _, s := range []CRFSettings{
+		{C: 1},
+		{C: 1, Beta: 10, LossScale: 1},
+		{C: 1, Beta: 100, LossScale: 1},
+	} {
+		b.Run(fmt.Sprintf("%s/beta=%v", s.Name(), max(s.Beta, 1)), func(b *testing.B) {
+			b.ReportAllocs()
+			var res *Result
+			for b.Loop() {
+				var err error
+				if res, err = CRF[int](context.Background(), m, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(res.Iterations), "iterations")
+		})
+	}
+}
+
+func ExampleCRF() {
+	m := rankToy{separableToy(rand.New(rand.NewPCG(1, 2)), 30, 3, 3)}
+	for _, s := range []CRFSettings{
+		{C: 1},                         // L2-regularised CRF
+		{C: 1, Beta: 10, LossScale: 1}, // entropy-margin, margin rescaling
+		{C: 1, Beta: 10, Rescaling: Slack, LossScale: 1},
+	} {
+		res, err := CRF[int](context.Background(), m, s)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s: converged %v, training errors %d\n", s.Name(), res.Converged, trainingErrors(m, res.W))
+	}
+	// Output:
+	// crf: converged true, training errors 0
+	// entropy-margin: converged true, training errors 0
+	// entropy-margin: converged true, training errors 0
+}
