@@ -244,3 +244,33 @@ func TestRunUnitFailureDoesNotStopOthers(t *testing.T) {
 		t.Errorf("runs.jsonl has %d runs, want 3", len(got))
 	}
 }
+
+func TestRunSegmentationTask(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, strings.Replace(smallConfig, "splits:", "tasks: [sequence, segmentation]\nsplits:", 1))
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	byTask := map[string]int{}
+	for _, r := range readRuns(t, dir) {
+		byTask[r.Task]++
+		if r.TokenError < 0 || r.TokenError > 100 || r.SpanF1 <= 0 {
+			t.Errorf("implausible %s run %+v", r.Task, r)
+		}
+	}
+	if byTask[TaskSequence] != 4 || byTask[TaskSegmentation] != 4 {
+		t.Errorf("runs per task %v, want 4 each", byTask)
+	}
+	units, _ := filepath.Glob(filepath.Join(dir, "units", "*.json"))
+	var withLen int
+	for _, u := range units {
+		b, _ := os.ReadFile(u)
+		if strings.Contains(string(b), `"max_segment_length"`) {
+			withLen++
+		}
+	}
+	if withLen != 12 {
+		t.Errorf("%d units record a max segment length, want the 12 segmentation units", withLen)
+	}
+}

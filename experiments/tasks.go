@@ -18,7 +18,8 @@ type task struct {
 // that there is no mutable global state.
 func tasks() map[string]task {
 	return map[string]task{
-		TaskSequence: {supports: checkTrainerSupportsSequence, run: runSequenceUnit},
+		TaskSequence:     {supports: checkTrainerSupportsSequence, run: runSequenceUnit},
+		TaskSegmentation: {supports: checkTrainerSupportsSegmentation, run: runSegmentationUnit},
 	}
 }
 

@@ -39,6 +39,9 @@ type unitSpec struct {
 	TrainFraction      float64     `json:"train_fraction"`
 	ValidationFraction float64     `json:"validation_fraction"`
 	Phase              string      `json:"phase"`
+	// SegmentQuantile sets the semi-Markov maximum segment length (0: the
+	// default); omitted when zero so sequence-unit keys are unaffected.
+	SegmentQuantile float64 `json:"segment_quantile,omitempty"`
 }
 
 // featureSpec is FeatureSpec with defaults resolved.
@@ -75,6 +78,12 @@ type unitResult struct {
 	Gap          float64  `json:"gap"`
 	Converged    bool     `json:"converged"`
 	Version      string   `json:"version,omitempty"`
+	// Segmentation only: the maximum segment length chosen from the training
+	// data, and how many true segments exceed it (kept in training, never
+	// predictable at test time).
+	MaxSegmentLength  int `json:"max_segment_length,omitempty"`
+	LongTrainSegments int `json:"long_train_segments,omitempty"`
+	LongEvalSegments  int `json:"long_eval_segments,omitempty"`
 }
 
 // unitCache stores one JSON file per finished unit, written atomically

@@ -1,0 +1,83 @@
+package experiments
+
+import (
+	"context"
+
+	"github.com/maxmargin/repro/decoders/semimarkov"
+	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/metrics"
+	"github.com/maxmargin/repro/models/segment"
+	"github.com/maxmargin/repro/structpred"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// TaskSegmentation labels whole segments with a semi-Markov model (Sarawagi
+// & Gupta, section 4.3.2).
+const TaskSegmentation = "segmentation"
+
+// defaultSegmentQuantile sets the maximum segment length L to the length
+// that covers 99% of the training segments; longer true segments stay in
+// the training truth (the model scores them exactly) but can never be
+// predicted, and their number is recorded with each unit.
+const defaultSegmentQuantile = 0.99
+
+// runSegmentationUnit trains a semi-Markov model on the train indices and
+// scores the eval indices: token error on the induced labels, span F1 over
+// exact segments.
+func runSegmentationUnit(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
+	idx := features.BuildIndex(pick(d.attrs, train))
+	encode := func(ids []int) []segment.Instance {
+		out := make([]segment.Instance, len(ids))
+		for j, i := range ids {
+			out[j] = segment.Instance{Attrs: idx.Encode(d.attrs[i]), Segments: d.seqs[i].Segments}
+		}
+		return out
+	}
+	trainSet := encode(train)
+	q := u.SegmentQuantile
+	if q == 0 {
+		q = defaultSegmentQuantile
+	}
+	maxLen, err := segment.MaxSegmentLength(trainSet, q, 0)
+	if err != nil {
+		return unitResult{}, err
+	}
+	m, err := segment.New(trainSet, idx.Len(), len(d.labels), maxLen, u.Features.Edges, semimarkov.Loss{})
+	if err != nil {
+		return unitResult{}, err
+	}
+	w, out, err := trainCuttingPlane(ctx, m, u)
+	if err != nil {
+		return unitResult{}, err
+	}
+	var counts metrics.Counts
+	longEval := 0
+	for _, x := range encode(eval) {
+		for _, s := range x.Segments {
+			if s.Len() > maxLen {
+				longEval++
+			}
+		}
+		if err := counts.AddSegments(x.Segments, m.Predict(x, w), len(x.Attrs)); err != nil {
+			return unitResult{}, err
+		}
+	}
+	return unitResult{
+		TrainSize: len(train), EvalSize: len(eval),
+		TokenError: counts.TokenError(), SpanF1: counts.SpanF1(),
+		TrainSeconds: out.seconds, Iterations: out.iterations, Constraints: out.constraints,
+		Primal: out.primal, Dual: out.dual, Gap: out.gap, Converged: out.converged,
+		MaxSegmentLength: maxLen, LongTrainSegments: m.LongSegments(), LongEvalSegments: longEval,
+	}, nil
+}
+
+// checkTrainerSupportsSegmentation refuses, at config time, a trainer the
+// semi-Markov model cannot serve.
+func checkTrainerSupportsSegmentation(trainer string) error {
+	probe, err := segment.New(nil, 1, 2, 1, true, semimarkov.Loss{})
+	if err != nil {
+		return err
+	}
+	_, err = trainers.NewSeparator[[]structpred.Segment](trainer, probe, 0.01)
+	return err
+}

@@ -1,0 +1,474 @@
+package segment
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/maxmargin/repro/decoders/semimarkov"
+	"github.com/maxmargin/repro/structpred"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// LengthBins is the number of segment-length features per label: a segment
+// of length len fires bin min(len, LengthBins), so all segments of
+// LengthBins tokens or more share the last bin.
+const LengthBins = 10
+
+// The attribute blocks of A·K weights each, in weight order; attrBlocks
+// counts them.
+const (
+	blockInside = iota
+	blockFirst
+	blockLast
+	blockBefore
+	blockAfter
+	attrBlocks
+)
+
+// Instance is an encoded sequence: the sorted attribute ids of each token and
+// the true segmentation.
+type Instance struct {
+	Attrs    [][]int32
+	Segments []structpred.Segment
+}
+
+// Model is a semi-Markov segmentation model over a fixed set of training
+// instances. It owns scratch buffers and is not safe for concurrent use.
+type Model struct {
+	data   []Instance
+	attrs  int // A: number of attribute ids
+	k      int // K: number of labels
+	maxLen int // L: longest segment the decoders consider
+	edges  bool
+	loss   semimarkov.Loss
+	long   int       // training segments longer than maxLen
+	lmax   []float64 // per instance: the largest loss of a segmentation
+	minPos float64   // smallest positive penalty
+
+	sc    semimarkov.Scores
+	tok   []float64 // per-token block sums, tok[(p*attrBlocks+block)*K+c]
+	run   []float64 // running inside sums, K entries
+	ws    semimarkov.Workspace
+	delta deltaBuilder
+	viol  []semimarkov.SpanViolator
+
+	truthTok, predTok []int // per-token labels, for DeltaFeatures
+}
+
+// Interface checks: the segmentation model serves every cutting-plane
+// trainer.
+var (
+	_ trainers.LossAugmentedDecoder[[]structpred.Segment]  = (*Model)(nil)
+	_ trainers.TruthExcludingDecoder[[]structpred.Segment] = (*Model)(nil)
+	_ trainers.LossCountDecoder[[]structpred.Segment]      = (*Model)(nil)
+	_ trainers.PositionDecoder[[]structpred.Segment]       = (*Model)(nil)
+)
+
+// New returns a model over data with numAttrs attribute ids, k labels and
+// segments of length 1..maxLen in decoding. A zero loss (K = 0) means
+// semimarkov.DefaultLoss(k). True segments longer than maxLen are allowed
+// (see the package doc). It returns an error if a truth is not a
+// segmentation of its instance's tokens with labels in [0, k), an attribute
+// id is outside [0, numAttrs), or the loss is malformed or for other K.
+func New(data []Instance, numAttrs, k, maxLen int, edges bool, loss semimarkov.Loss) (*Model, error) {
+	switch {
+	case k < 1:
+		return nil, fmt.Errorf("need at least one label, got %d", k)
+	case maxLen < 1:
+		return nil, fmt.Errorf("maximum segment length must be at least 1, got %d", maxLen)
+	case numAttrs < 0:
+		return nil, fmt.Errorf("negative number of attributes %d", numAttrs)
+	}
+	if loss.K == 0 && loss.Precision == nil && loss.Recall == nil && loss.Misclass == nil {
+		loss = semimarkov.DefaultLoss(k)
+	}
+	if loss.K != k {
+		return nil, fmt.Errorf("loss is for %d labels, model has %d", loss.K, k)
+	}
+	if err := loss.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Model{
+		data: data, attrs: numAttrs, k: k, maxLen: maxLen, edges: edges, loss: loss,
+		lmax: make([]float64, len(data)), minPos: math.Inf(1),
+	}
+	for i, x := range data {
+		if err := semimarkov.CheckSegmentation(x.Segments, len(x.Attrs), k, 0); err != nil {
+			return nil, fmt.Errorf("instance %d: %w", i, err)
+		}
+		for p, attrs := range x.Attrs {
+			for _, a := range attrs {
+				if a < 0 || int(a) >= numAttrs {
+					return nil, fmt.Errorf("instance %d token %d: attribute id %d outside [0, %d)", i, p, a, numAttrs)
+				}
+			}
+		}
+		for _, g := range x.Segments {
+			if g.Len() > maxLen {
+				m.long++
+			}
+		}
+		m.lmax[i] = loss.Max(x.Segments, maxLen)
+	}
+	for _, t := range [][]float64{loss.Precision, loss.Recall, loss.Misclass} {
+		for _, v := range t {
+			if v > 0 {
+				m.minPos = math.Min(m.minPos, v)
+			}
+		}
+	}
+	return m, nil
+}
+
+// Len returns the number of training instances.
+func (m *Model) Len() int { return len(m.data) }
+
+// Dim returns the length of the weight vector (see the package doc).
+func (m *Model) Dim() int {
+	if m.edges {
+		return m.edgeOff() + (m.k+1)*m.k
+	}
+	return m.edgeOff()
+}
+
+// Offsets of the blocks after the attribute blocks.
+func (m *Model) boundaryOff() int { return attrBlocks * m.attrs * m.k }
+func (m *Model) lengthOff() int   { return m.boundaryOff() + 2*m.k }
+func (m *Model) edgeOff() int     { return m.lengthOff() + LengthBins*m.k }
+
+// Labels returns K, the number of labels.
+func (m *Model) Labels() int { return m.k }
+
+// MaxLen returns L, the longest segment the decoders consider.
+func (m *Model) MaxLen() int { return m.maxLen }
+
+// LongSegments returns the number of true segments in the training data that
+// are longer than MaxLen: no decoder can output them (see the package doc).
+func (m *Model) LongSegments() int { return m.long }
+
+// Truth returns the true segmentation of instance i, long segments included.
+func (m *Model) Truth(i int) []structpred.Segment { return m.data[i].Segments }
+
+// Loss returns L_i(y), the segment loss of y against the truth.
+func (m *Model) Loss(i int, y []structpred.Segment) float64 {
+	return m.loss.Of(m.data[i].Segments, y)
+}
+
+// scores fills the model's score tables for x under w.
+func (m *Model) scores(x Instance, w []float64) *semimarkov.Scores {
+	n, k, l, a := len(x.Attrs), m.k, m.maxLen, m.attrs
+	const bk = attrBlocks
+	tok := grow(&m.tok, n*bk*k)
+	clear(tok)
+	for p, attrs := range x.Attrs {
+		row := tok[p*bk*k : (p+1)*bk*k]
+		for _, id := range attrs {
+			if id < 0 || int(id) >= a {
+				continue // an id outside the index (defensive: encoders drop unknowns)
+			}
+			for b := range bk {
+				src, dst := w[(b*a+int(id))*k:][:k], row[b*k:][:k]
+				for c, v := range src {
+					dst[c] += v
+				}
+			}
+		}
+	}
+	sc := &m.sc
+	sc.N, sc.K, sc.L = n, k, l
+	sc.Unary = grow(&sc.Unary, n*l*k)
+	run := grow(&m.run, k)
+	bos, eos := w[m.boundaryOff():][:k], w[m.boundaryOff()+k:][:k]
+	lenOff := m.lengthOff()
+	for t := range n {
+		first := tok[(t*bk+blockFirst)*k:][:k]
+		before := bos
+		if t > 0 {
+			before = tok[((t-1)*bk+blockBefore)*k:][:k]
+		}
+		clear(run)
+		for ln := 1; ln <= min(l, n-t); ln++ {
+			u := t + ln
+			in := tok[((u-1)*bk+blockInside)*k:][:k]
+			last := tok[((u-1)*bk+blockLast)*k:][:k]
+			after := eos
+			if u < n {
+				after = tok[(u*bk+blockAfter)*k:][:k]
+			}
+			lw := w[lenOff+(min(ln, LengthBins)-1)*k:][:k]
+			row := sc.Unary[(t*l+ln-1)*k:][:k]
+			// The order of the sum is segScore's: Score relies on it.
+			for c := range row {
+				run[c] += in[c]
+				row[c] = run[c] + first[c] + last[c] + before[c] + after[c] + lw[c]
+			}
+		}
+	}
+	sc.Trans = nil
+	if m.edges {
+		sc.Trans = w[m.edgeOff():][:(k+1)*k]
+	}
+	return sc
+}
+
+func grow(buf *[]float64, n int) []float64 {
+	if cap(*buf) < n {
+		*buf = make([]float64, n)
+	}
+	return (*buf)[:n]
+}
+
+// tokenSum returns Σ_{a∈attrs} w[(block·A + a)·K + c], summed from zero in
+// attribute order, exactly as scores accumulates it.
+func (m *Model) tokenSum(attrs []int32, w []float64, block, c int) float64 {
+	var s float64
+	for _, id := range attrs {
+		if id < 0 || int(id) >= m.attrs {
+			continue
+		}
+		s += w[(block*m.attrs+int(id))*m.k+c]
+	}
+	return s
+}
+
+// segScore returns the segment's own score (everything but the edge), in the
+// order scores adds it up.
+func (m *Model) segScore(x Instance, w []float64, g structpred.Segment) float64 {
+	n, c := len(x.Attrs), g.Label
+	var inside float64
+	for p := g.Start; p < g.End; p++ {
+		inside += m.tokenSum(x.Attrs[p], w, blockInside, c)
+	}
+	first := m.tokenSum(x.Attrs[g.Start], w, blockFirst, c)
+	last := m.tokenSum(x.Attrs[g.End-1], w, blockLast, c)
+	before := w[m.boundaryOff()+c]
+	if g.Start > 0 {
+		before = m.tokenSum(x.Attrs[g.Start-1], w, blockBefore, c)
+	}
+	after := w[m.boundaryOff()+m.k+c]
+	if g.End < n {
+		after = m.tokenSum(x.Attrs[g.End], w, blockAfter, c)
+	}
+	lw := w[m.lengthOff()+(min(g.Len(), LengthBins)-1)*m.k+c]
+	return inside + first + last + before + after + lw
+}
+
+// score returns w·f(x, y) computed from the features, for segments of any
+// length.
+func (m *Model) score(x Instance, w []float64, y []structpred.Segment) float64 {
+	var v float64
+	prev := m.k
+	for _, g := range y {
+		if m.edges {
+			v += w[m.edgeOff()+prev*m.k+g.Label]
+		}
+		v += m.segScore(x, w, g)
+		prev = g.Label
+	}
+	return v
+}
+
+// Predict returns the highest-scoring segmentation of x under w (x need not
+// be a training instance; its Segments are ignored). Its segments are at most
+// MaxLen long.
+func (m *Model) Predict(x Instance, w []float64) []structpred.Segment {
+	return semimarkov.Viterbi(m.scores(x, w), &m.ws).Segments
+}
+
+// Score returns s_i(y) = w·f(x_i, y), computed directly from the features,
+// so y may contain segments longer than MaxLen (the truth may). For a
+// segmentation into segments of length ≤ MaxLen it equals the score tables'
+// value bit for bit. It panics if y is not a segmentation of x_i's tokens
+// with labels in [0, K).
+func (m *Model) Score(i int, w []float64, y []structpred.Segment) float64 {
+	x := m.data[i]
+	m.mustSegment(x, y)
+	return m.score(x, w, y)
+}
+
+// mustSegment panics unless y is a segmentation of x's tokens with labels
+// below K (of any segment lengths).
+func (m *Model) mustSegment(x Instance, y []structpred.Segment) {
+	if err := semimarkov.CheckSegmentation(y, len(x.Attrs), m.k, 0); err != nil {
+		panic("segment: " + err.Error())
+	}
+}
+
+// DeltaFeatures returns δf_i(y) = f(x_i, y_i) − f(x_i, y). Only
+// differences are visited: a token's inside attributes cancel when the truth
+// and y give it the same label, and the other segment features cancel for a
+// segment present in both (same span and label). Edge features are added for
+// both and cancel. It panics if y is not a segmentation of x_i's tokens with
+// labels in [0, K).
+func (m *Model) DeltaFeatures(i int, y []structpred.Segment) structpred.SparseVec {
+	x := m.data[i]
+	m.mustSegment(x, y)
+	k := int32(m.k)
+	m.delta.reset()
+	// Inside block, token by token.
+	n := len(x.Attrs)
+	m.truthTok = tokenLabelsInto(m.truthTok, x.Segments, n)
+	m.predTok = tokenLabelsInto(m.predTok, y, n)
+	for p, attrs := range x.Attrs {
+		g, c := int32(m.truthTok[p]), int32(m.predTok[p])
+		if g == c {
+			continue
+		}
+		for _, id := range attrs {
+			if id >= 0 && int(id) < m.attrs {
+				m.delta.add(id*k+g, 1)
+				m.delta.add(id*k+c, -1)
+			}
+		}
+	}
+	// Segment-level features of the segments not shared, merged by start.
+	a, b := x.Segments, y
+	for len(a) > 0 || len(b) > 0 {
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0].Start < b[0].Start:
+			m.addSegment(x, a[0], 1)
+			a = a[1:]
+		case len(a) == 0 || b[0].Start < a[0].Start:
+			m.addSegment(x, b[0], -1)
+			b = b[1:]
+		default:
+			if a[0] != b[0] {
+				m.addSegment(x, a[0], 1)
+				m.addSegment(x, b[0], -1)
+			}
+			a, b = a[1:], b[1:]
+		}
+	}
+	if m.edges {
+		m.addEdges(x.Segments, 1)
+		m.addEdges(y, -1)
+	}
+	return m.delta.vec(m.Dim())
+}
+
+// tokenLabelsInto is TokenLabels writing into buf.
+func tokenLabelsInto(buf []int, segs []structpred.Segment, n int) []int {
+	if cap(buf) < n {
+		buf = make([]int, n)
+	}
+	buf = buf[:n]
+	for t := range buf {
+		buf[t] = -1
+	}
+	for _, g := range segs {
+		for t := max(0, g.Start); t < min(n, g.End); t++ {
+			buf[t] = g.Label
+		}
+	}
+	return buf
+}
+
+// addSegment adds v·f(x, g) without the inside and edge features to the
+// accumulator.
+func (m *Model) addSegment(x Instance, g structpred.Segment, v float64) {
+	k, c := int32(m.k), int32(g.Label)
+	ak := int32(m.attrs) * k
+	attrs := func(p int, block int32) {
+		for _, id := range x.Attrs[p] {
+			if id >= 0 && int(id) < m.attrs {
+				m.delta.add(block*ak+id*k+c, v)
+			}
+		}
+	}
+	attrs(g.Start, blockFirst)
+	attrs(g.End-1, blockLast)
+	bnd := int32(m.boundaryOff())
+	if g.Start > 0 {
+		attrs(g.Start-1, blockBefore)
+	} else {
+		m.delta.add(bnd+c, v)
+	}
+	if g.End < len(x.Attrs) {
+		attrs(g.End, blockAfter)
+	} else {
+		m.delta.add(bnd+k+c, v)
+	}
+	m.delta.add(int32(m.lengthOff()+(min(g.Len(), LengthBins)-1)*m.k)+c, v)
+}
+
+// addEdges adds v times the edge features of y to the accumulator.
+func (m *Model) addEdges(y []structpred.Segment, v float64) {
+	base, prev := int32(m.edgeOff()), m.k
+	for _, g := range y {
+		m.delta.add(base+int32(prev*m.k+g.Label), v)
+		prev = g.Label
+	}
+}
+
+// LossAugmented returns argmax_y s_i(y) + scale·L_i(y) over segmentations
+// with segments of length ≤ MaxLen.
+func (m *Model) LossAugmented(i int, w []float64, scale float64) []structpred.Segment {
+	x := m.data[i]
+	return semimarkov.LossAugmented(m.scores(x, w), x.Segments, m.loss, scale, &m.ws).Segments
+}
+
+// BestExcluding returns argmax_{y≠y_i} s_i(y) + scale·L_i(y). When the truth
+// has a segment longer than MaxLen no decodable y equals it, and this is the
+// loss-augmented MAP.
+func (m *Model) BestExcluding(i int, w []float64, scale float64) ([]structpred.Segment, bool) {
+	x := m.data[i]
+	r, ok := semimarkov.BestExcluding(m.scores(x, w), x.Segments, m.loss, scale, &m.ws)
+	return r.Segments, ok
+}
+
+// CanCountLoss reports whether exact slack scaling is possible: the
+// loss-count decoder needs integer penalties.
+func (m *Model) CanCountLoss() error {
+	if !m.loss.IsInteger() {
+		return fmt.Errorf("exact slack scaling needs integer segment-loss penalties; this loss has non-integer entries")
+	}
+	return nil
+}
+
+// BestPerLoss returns the best segmentation of every loss value 0..L_max
+// (ok[v] false when no segmentation has loss v).
+func (m *Model) BestPerLoss(i int, w []float64) ([][]structpred.Segment, []bool, error) {
+	x := m.data[i]
+	best, err := semimarkov.LossCount(m.scores(x, w), x.Segments, m.loss, &m.ws)
+	if err != nil {
+		return nil, nil, err
+	}
+	ys, ok := make([][]structpred.Segment, len(best)), make([]bool, len(best))
+	for v, r := range best {
+		ys[v], ok[v] = r.Segments, r.Segments != nil
+	}
+	return ys, ok, nil
+}
+
+// LossRange returns the smallest positive penalty of the loss (a lower bound
+// on the smallest nonzero loss) and the largest loss of any segmentation of
+// instance i into segments of length ≤ MaxLen (the L_ε and L_max of Sarawagi
+// & Gupta, section 3.1).
+func (m *Model) LossRange(i int) (lmin, lmax float64) {
+	return m.minPos, m.lmax[i]
+}
+
+// Positions returns the number of PosLearn slack variables of instance i: one
+// per span of length 1..MaxLen, numbered by semimarkov.SpanIndex.
+func (m *Model) Positions(i int) int {
+	return semimarkov.SpanCount(len(m.data[i].Attrs), m.maxLen)
+}
+
+// PositionViolators returns, for every span (t, u) of length ≤ MaxLen, the
+// segmentation containing a segment (t, u, c) that is not in the truth which
+// maximises L_i((t, u, c))·(1 − s_i(y_i) + s_i(y)) (section 4.3.2), from one
+// forward and one backward pass. Position is the span's SpanIndex, Loss the
+// segment's loss; spans whose best value is not positive are omitted.
+func (m *Model) PositionViolators(i int, w []float64, dst []trainers.PositionViolator[[]structpred.Segment]) []trainers.PositionViolator[[]structpred.Segment] {
+	x := m.data[i]
+	sm := semimarkov.ComputeSpanMarginals(m.scores(x, w), &m.ws)
+	// The truth's score comes from the features: it may not fit the tables.
+	m.viol = sm.Violators(x.Segments, m.loss, m.score(x, w, x.Segments), m.viol[:0])
+	for _, v := range m.viol {
+		dst = append(dst, trainers.PositionViolator[[]structpred.Segment]{
+			Position: v.Index, Y: v.Segments, Score: v.Score, Loss: v.Loss,
+		})
+	}
+	clear(m.viol) // do not keep the segmentations alive
+	return dst
+}

@@ -1,0 +1,84 @@
+package segment
+
+import (
+	"slices"
+
+	"github.com/maxmargin/repro/structpred"
+)
+
+// deltaBuilder collects the ±1 feature counts of a δf and compacts them with
+// a structpred.Accumulator. A segmentation δf has thousands of entries in
+// scattered order, and the accumulator's comparison sort of them dominated
+// PosLearn's oracle (one δf per violated span); so the entries are first
+// radix-sorted as integer keys, index<<1 | sign bit, and then added in
+// increasing index order, for which the accumulator's sort is linear.
+type deltaBuilder struct {
+	keys, buf []uint64
+	count     []int
+	acc       structpred.Accumulator
+}
+
+func (d *deltaBuilder) reset() { d.keys = d.keys[:0] }
+
+// add records +1 at index i if v > 0, and −1 otherwise.
+func (d *deltaBuilder) add(i int32, v float64) {
+	key := uint64(i) << 1
+	if v < 0 {
+		key |= 1
+	}
+	d.keys = append(d.keys, key)
+}
+
+// vec returns the accumulated vector; dim bounds the indices.
+func (d *deltaBuilder) vec(dim int) structpred.SparseVec {
+	if cap(d.buf) < len(d.keys) {
+		d.buf = make([]uint64, len(d.keys))
+	}
+	sorted, spare := radixSort(d.keys, d.buf[:len(d.keys)], uint64(dim)<<1|1, &d.count)
+	d.acc.Reset()
+	for _, key := range sorted {
+		v := 1.0
+		if key&1 != 0 {
+			v = -1
+		}
+		d.acc.Add(int32(key>>1), v)
+	}
+	d.keys, d.buf = sorted[:0], spare[:0]
+	return d.acc.Vec()
+}
+
+// radixBits is the digit width of radixSort: 2^11 counters per pass, two
+// passes for keys below 2^22 (Cora's 20,000 attributes and 13 labels).
+const radixBits = 11
+
+// radixSort sorts keys (all at most maxKey) using buf, of the same length,
+// as scratch, by least-significant-digit radix sort. It returns the sorted
+// slice (keys or buf) and the other one. Short inputs use slices.Sort.
+func radixSort(keys, buf []uint64, maxKey uint64, count *[]int) (sorted, spare []uint64) {
+	if len(keys) < 256 {
+		slices.Sort(keys)
+		return keys, buf
+	}
+	const buckets, mask = 1 << radixBits, 1<<radixBits - 1
+	if cap(*count) < buckets {
+		*count = make([]int, buckets)
+	}
+	c := (*count)[:buckets]
+	for shift := uint(0); shift < 64 && maxKey>>shift != 0; shift += radixBits {
+		clear(c)
+		for _, k := range keys {
+			c[(k>>shift)&mask]++
+		}
+		sum := 0
+		for b, v := range c {
+			c[b], sum = sum, sum+v
+		}
+		for _, k := range keys {
+			b := (k >> shift) & mask
+			buf[c[b]] = k
+			c[b]++
+		}
+		keys, buf = buf, keys
+	}
+	return keys, buf
+}
