@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/maxmargin/repro/report"
+	"github.com/maxmargin/repro/trainers"
 )
 
 // Config is an experiment: which data, which task, which trainers with which
@@ -77,6 +78,14 @@ type TrainerSpec struct {
 	Epsilon       float64   `yaml:"epsilon"`
 	QPTolerance   float64   `yaml:"qp_tolerance"`
 	MaxIterations int       `yaml:"max_iterations"`
+	// Online trainers (perceptron, mira, subgradient).
+	Epochs  int   `yaml:"epochs"`
+	K       int   `yaml:"k"`       // MIRA's k best labelings
+	Average *bool `yaml:"average"` // default: on for perceptron and mira
+	// Log-linear trainers (crf, entropy-margin).
+	Beta      float64  `yaml:"beta"`       // inverse temperature; crf: 1
+	LossScale *float64 `yaml:"loss_scale"` // weight of Δ; crf: 0, entropy-margin: 1
+	Rescaling string   `yaml:"rescaling"`  // margin (default) or slack
 }
 
 // FigureSpec declares one figure: a metric of one dataset and task against
@@ -225,8 +234,19 @@ func (c *Config) validate() error {
 			return c.errorf(c.line("trainers", i, "name"), "trainers.name", "trainer %q listed twice", t.Name)
 		}
 		seen[t.Name] = true
-		if len(t.C) == 0 {
+		switch {
+		case t.Name == trainers.PerceptronName && len(t.C) > 0:
+			return c.errorf(c.line("trainers", i, "C"), "trainers.C", "the perceptron has no C; remove the grid")
+		case len(t.C) == 0 && t.Name != trainers.PerceptronName && t.Name != trainers.MIRAName:
 			return c.errorf(c.line("trainers", i, "C"), "trainers.C", "trainer %q needs a non-empty grid of C values", t.Name)
+		case t.Name == trainers.EntropyMarginName && !(t.Beta > 0):
+			return c.errorf(c.line("trainers", i), "trainers.beta", "entropy-margin needs beta > 0 (the inverse temperature)")
+		case t.Name == trainers.CRFName && (t.Beta != 0 || t.LossScale != nil || t.Rescaling != ""):
+			return c.errorf(c.line("trainers", i), "trainers", "crf is entropy-margin with beta 1 and no loss term; use entropy-margin to set beta, loss_scale or rescaling")
+		case t.Rescaling != "" && t.Rescaling != trainers.Margin && t.Rescaling != trainers.Slack:
+			return c.errorf(c.line("trainers", i, "rescaling"), "trainers.rescaling", "must be margin or slack, got %q", t.Rescaling)
+		case t.Epochs < 0 || t.K < 0 || t.Beta < 0:
+			return c.errorf(c.line("trainers", i), "trainers", "epochs, k and beta must not be negative")
 		}
 		for j, v := range t.C {
 			if !(v > 0) || v > 1e12 {

@@ -74,6 +74,9 @@ func TestParseConfigErrors(t *testing.T) {
 		{"duplicate trainer", "  - name: poslearn", "  - name: margin", []string{"listed twice"}},
 		{"synthetic settings on cora", "  - name: synthetic", "  - name: cora", []string{"only for the synthetic dataset"}},
 		{"not YAML", "seed: 3", "seed: [3", []string{"bad.yaml"}},
+		{"perceptron with C", "  - name: poslearn\n    C: [1]", "  - name: perceptron\n    C: [1]", []string{"bad.yaml:13:", "perceptron has no C"}},
+		{"entropy-margin without beta", "  - name: poslearn", "  - name: entropy-margin", []string{"bad.yaml:12:", "beta > 0"}},
+		{"bad rescaling", "    C: [1]\n", "    C: [1]\n    rescaling: both\n", []string{"bad.yaml:14:", "margin or slack"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

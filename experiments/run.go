@@ -227,14 +227,14 @@ func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
 							Schema: schemaVersion, Dataset: d.name, DataHash: d.hash, Task: task, Features: fs,
 							Trainer: t.Name, Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations,
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
-							Phase: phase,
+							Phase: phase, Epochs: t.Epochs, K: t.K, Average: t.Average, Beta: t.Beta, LossScale: t.LossScale, Rescaling: t.Rescaling,
 						}
 						if phase == phaseTest {
 							u.C = chosen[groupOf(u)]
 							units = append(units, u)
 							continue
 						}
-						if len(t.C) == 1 {
+						if len(t.C) <= 1 {
 							continue // nothing to choose
 						}
 						for _, c := range t.C {
@@ -256,9 +256,10 @@ func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
 	return units
 }
 
+// singleC is the C of a trainer without a grid to search (0 if it has no C).
 func (r *runner) singleC(trainer string) float64 {
 	for _, t := range r.cfg.Trainers {
-		if t.Name == trainer {
+		if t.Name == trainer && len(t.C) > 0 {
 			return t.C[0]
 		}
 	}
@@ -283,7 +284,7 @@ func selectParams(units []unitSpec, results map[int]unitResult) (map[string]floa
 		}
 		g := groupOf(u)
 		cands[g] = append(cands[g], report.Candidate{
-			Params: map[string]float64{"C": u.C}, TokenError: res.TokenError, SpanF1: res.SpanF1, TrainSeconds: res.TrainSeconds,
+			Params: u.params(), TokenError: res.TokenError, SpanF1: res.SpanF1, TrainSeconds: res.TrainSeconds,
 		})
 		if b, seen := best[g]; !seen || res.TokenError < b {
 			best[g], chosen[g] = res.TokenError, u.C
@@ -386,7 +387,7 @@ func holdOutSeed(seed uint64, split int) uint64 {
 func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 	return report.Run{
 		Key: res.Key, Dataset: u.Dataset, Task: u.Task, Trainer: u.Trainer,
-		Params: map[string]float64{"C": u.C}, Selection: sel,
+		Params: u.params(), Selection: sel,
 		Split: u.Split, TrainFraction: u.TrainFraction, TrainSize: res.TrainSize, TestSize: res.EvalSize,
 		TokenError: res.TokenError, SpanF1: res.SpanF1, TrainSeconds: res.TrainSeconds,
 		Iterations: res.Iterations, Constraints: res.Constraints,
@@ -429,7 +430,9 @@ func (r *runner) writeOutputs(runs []report.Run) error {
 }
 
 // KnownTrainers lists the trainer names a config may use.
-func KnownTrainers() []string { return trainers.CuttingPlaneTrainers() }
+func KnownTrainers() []string {
+	return slices.Concat(trainers.CuttingPlaneTrainers(), trainers.OnlineTrainers(), trainers.LogLinearTrainers())
+}
 
 // KnownDatasets lists the dataset names a config may use.
 func KnownDatasets() []string { return datasets.KnownDatasets() }

@@ -274,3 +274,58 @@ func TestRunSegmentationTask(t *testing.T) {
 		t.Errorf("%d units record a max segment length, want the 12 segmentation units", withLen)
 	}
 }
+
+// Every trainer of every seed paper runs through the same pipeline.
+func TestRunOtherTrainers(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, `name: others
+seed: 2
+datasets:
+  - name: synthetic
+    synthetic: {sequences: 40, labels: 3, min_len: 4, max_len: 8}
+splits: {count: 2, train_fractions: [0.5]}
+trainers:
+  - {name: perceptron, epochs: 5}
+  - {name: mira, k: 3, C: [1]}
+  - {name: subgradient, epochs: 5, C: [1]}
+  - {name: crf, C: [0.1, 1]}
+  - {name: entropy-margin, beta: 10, C: [1]}
+compare:
+  - [crf, perceptron]
+`)
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, r := range readRuns(t, dir) {
+		seen[r.Trainer]++
+		if r.TokenError > 60 { // 3 labels: chance is ~67% error
+			t.Errorf("%s split %d: token error %.1f, no better than chance", r.Trainer, r.Split, r.TokenError)
+		}
+		if _, hasC := r.Params["C"]; hasC == (r.Trainer == "perceptron") {
+			t.Errorf("%s params %v", r.Trainer, r.Params)
+		}
+	}
+	for _, name := range []string{"perceptron", "mira", "subgradient", "crf", "entropy-margin"} {
+		if seen[name] != 2 {
+			t.Errorf("%s: %d runs, want 2", name, seen[name])
+		}
+	}
+}
+
+// A trainer the task's model cannot serve is refused before anything trains.
+func TestRunRefusesUnsupportedTrainerTask(t *testing.T) {
+	t.Parallel()
+	text := strings.Replace(smallConfig, "splits:", "tasks: [segmentation]\nsplits:", 1)
+	text = strings.Replace(text, "  - name: poslearn\n    C: [0.1, 1]", "  - name: mira\n    C: [1]", 1)
+	cfg := mustConfig(t, strings.Replace(text, "compare:\n  - [poslearn, margin]\n", "", 1))
+	dir := t.TempDir()
+	_, err := Run(context.Background(), cfg, Options{OutDir: dir})
+	if err == nil || !strings.Contains(err.Error(), `trainer "mira" cannot serve task "segmentation"`) || !strings.Contains(err.Error(), "small.yaml:") {
+		t.Fatalf("err = %v", err)
+	}
+	if units, _ := filepath.Glob(filepath.Join(dir, "units", "*")); len(units) > 0 {
+		t.Errorf("%d units ran before the refusal", len(units))
+	}
+}

@@ -46,7 +46,7 @@ func runSegmentationUnit(ctx context.Context, d *preparedData, u unitSpec, train
 	if err != nil {
 		return unitResult{}, err
 	}
-	w, out, err := trainCuttingPlane(ctx, m, u)
+	w, out, err := trainUnit(ctx, m, u)
 	if err != nil {
 		return unitResult{}, err
 	}
@@ -78,6 +78,5 @@ func checkTrainerSupportsSegmentation(trainer string) error {
 	if err != nil {
 		return err
 	}
-	_, err = trainers.NewSeparator[[]structpred.Segment](trainer, probe, 0.01)
-	return err
+	return trainers.CanTrain[[]structpred.Segment](trainer, probe)
 }

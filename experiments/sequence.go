@@ -47,7 +47,7 @@ func runSequenceUnit(ctx context.Context, d *preparedData, u unitSpec, train, ev
 	if err != nil {
 		return unitResult{}, err
 	}
-	w, out, err := trainCuttingPlane(ctx, m, u)
+	w, out, err := trainUnit(ctx, m, u)
 	if err != nil {
 		return unitResult{}, err
 	}
@@ -65,14 +65,47 @@ func runSequenceUnit(ctx context.Context, d *preparedData, u unitSpec, train, ev
 	}, nil
 }
 
-func trainCuttingPlane[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) ([]float64, trainOutcome, error) {
-	s := trainers.Settings{C: u.C, Epsilon: u.Epsilon, QPTolerance: u.QPTolerance, MaxIterations: u.MaxIterations}
-	sep, err := trainers.NewSeparator(u.Trainer, m, s.Epsilon)
-	if err != nil {
-		return nil, trainOutcome{}, err
-	}
+// trainUnit trains model m with the unit's trainer and settings. C maps to
+// every trainer's own regularisation so that one grid means the same
+// objective scale ½‖w‖² + C Σ_i loss_i throughout (subgradient: λ = 1/(C·n)).
+func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) ([]float64, trainOutcome, error) {
 	start := time.Now()
-	res, err := trainers.CuttingPlane(ctx, m.Len(), m.Dim(), sep, s)
+	var res *trainers.Result
+	var err error
+	switch u.Trainer {
+	case trainers.PerceptronName, trainers.MIRAName, trainers.SubgradientName:
+		s := trainers.OnlineSettings{Epochs: u.Epochs, Seed: u.Seed + uint64(u.Split), K: u.K, C: u.C}
+		if u.Average != nil {
+			s.Average = trainers.AverageOff
+			if *u.Average {
+				s.Average = trainers.AverageOn
+			}
+		}
+		switch u.Trainer {
+		case trainers.PerceptronName:
+			res, err = trainers.Perceptron(ctx, m, s)
+		case trainers.MIRAName:
+			res, err = trainers.MIRA(ctx, m, s)
+		default:
+			s.C, s.Lambda = 0, 1/(u.C*float64(m.Len()))
+			res, err = trainers.Subgradient(ctx, m, s)
+		}
+	case trainers.CRFName, trainers.EntropyMarginName:
+		s := trainers.CRFSettings{Beta: u.Beta, Rescaling: u.Rescaling, C: u.C, MaxIterations: u.MaxIterations}
+		if u.Trainer == trainers.EntropyMarginName {
+			s.LossScale = 1
+		}
+		if u.LossScale != nil {
+			s.LossScale = *u.LossScale
+		}
+		res, err = trainers.CRF(ctx, m, s)
+	default:
+		s := trainers.Settings{C: u.C, Epsilon: u.Epsilon, QPTolerance: u.QPTolerance, MaxIterations: u.MaxIterations}
+		var sep trainers.Separator
+		if sep, err = trainers.NewSeparator(u.Trainer, m, s.Epsilon); err == nil {
+			res, err = trainers.CuttingPlane(ctx, m.Len(), m.Dim(), sep, s)
+		}
+	}
 	if err != nil {
 		return nil, trainOutcome{}, fmt.Errorf("%s (C=%g): %w", u.Trainer, u.C, err)
 	}
@@ -89,8 +122,7 @@ func checkTrainerSupportsSequence(trainer string) error {
 	if err != nil {
 		return err
 	}
-	_, err = trainers.NewSeparator[[]int](trainer, probe, 0.01)
-	return err
+	return trainers.CanTrain[[]int](trainer, probe)
 }
 
 func pick[T any](xs []T, ids []int) []T {

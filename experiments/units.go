@@ -42,6 +42,32 @@ type unitSpec struct {
 	// SegmentQuantile sets the semi-Markov maximum segment length (0: the
 	// default); omitted when zero so sequence-unit keys are unaffected.
 	SegmentQuantile float64 `json:"segment_quantile,omitempty"`
+	// Settings of the online and log-linear trainers, omitted when unset.
+	Epochs    int      `json:"epochs,omitempty"`
+	K         int      `json:"k,omitempty"`
+	Average   *bool    `json:"average,omitempty"`
+	Beta      float64  `json:"beta,omitempty"`
+	LossScale *float64 `json:"loss_scale,omitempty"`
+	Rescaling string   `json:"rescaling,omitempty"`
+}
+
+// params returns the hyperparameters that were set, as reported in
+// runs.jsonl (C only for trainers that have one).
+func (u unitSpec) params() map[string]float64 {
+	p := map[string]float64{}
+	set := func(name string, v float64) {
+		if v != 0 {
+			p[name] = v
+		}
+	}
+	set("C", u.C)
+	set("epochs", float64(u.Epochs))
+	set("k", float64(u.K))
+	set("beta", u.Beta)
+	if u.LossScale != nil {
+		p["loss_scale"] = *u.LossScale
+	}
+	return p
 }
 
 // featureSpec is FeatureSpec with defaults resolved.
