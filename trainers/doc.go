@@ -20,6 +20,13 @@
 // solved by exact block coordinate ascent (see workingSet); every result
 // reports iterations, constraints, primal and dual objective and their gap.
 //
+// The other seed papers' trainers share the model interfaces but not the
+// solver: Perceptron (averaged, with the lazy-update trick), MIRA (k-best,
+// with each example's small QP solved exactly), Subgradient (Daume's
+// Algorithm 41, Pegasos step sizes) and CRF, which minimises Pletscher et
+// al.'s entropy-and-margin loss l_β (the CRF at β = 1 without an error term)
+// with gonum's L-BFGS. CanTrain checks any trainer against a model.
+//
 // Trainers see models only through the small capability interfaces below
 // (Model, LossAugmentedDecoder, ...); a trainer whose model lacks a
 // capability is refused before training starts (see Requires).
