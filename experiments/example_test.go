@@ -1,0 +1,20 @@
+package experiments_test
+
+import (
+	"fmt"
+
+	"github.com/maxmargin/repro/experiments"
+)
+
+func ExampleParseConfig() {
+	_, err := experiments.ParseConfig([]byte(`
+datasets: [{name: cora}]
+trainers:
+  - name: poslearn
+    C: [0.1, 1]
+    epsilonn: 0.01
+`), "exp.yaml")
+	fmt.Println(err)
+	// Output:
+	// exp.yaml:6: trainers.epsilonn: unknown key (did you mean "epsilon"?) (valid keys here: C, average, beta, epochs, epsilon, k, loss_scale, max_iterations, name, qp_tolerance, rescaling)
+}
