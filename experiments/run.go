@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -63,10 +64,24 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 	if opt.OutDir == "" {
 		opt.OutDir = filepath.Join("results", cfg.Name)
 	}
+	// A trainer that serves none of the tasks is a mistake; one that serves
+	// some is skipped for the others, which show as "-" in the table (as in
+	// the paper, where slack scaling has no dependency-parsing cell).
+	unsupported := map[[2]string]bool{}
 	for i, t := range cfg.Trainers {
+		var reasons []string
 		for _, name := range cfg.Tasks {
 			if err := tasks()[name].supports(t.Name); err != nil {
-				return nil, cfg.errorf(cfg.line("trainers", i, "name"), "trainers.name", "trainer %q cannot serve task %q: %v", t.Name, name, err)
+				unsupported[[2]string{t.Name, name}] = true
+				reasons = append(reasons, fmt.Sprintf("trainer %q cannot serve task %q: %v", t.Name, name, err))
+			}
+		}
+		switch {
+		case len(reasons) == len(cfg.Tasks):
+			return nil, cfg.errorf(cfg.line("trainers", i, "name"), "trainers.name", "%s", strings.Join(reasons, "; "))
+		case len(reasons) > 0 && opt.Progress != nil:
+			for _, r := range reasons {
+				fmt.Fprintf(opt.Progress, "repro: %s:%d: %s; skipped, shown as \"-\"\n", cfg.file, cfg.line("trainers", i, "name"), r)
 			}
 		}
 	}
@@ -83,7 +98,7 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 		return nil, err
 	}
 	defer lock.release()
-	r := &runner{cfg: cfg, opt: opt, data: data, cache: unitCache{dir: filepath.Join(opt.OutDir, "units")}, train: train}
+	r := &runner{cfg: cfg, opt: opt, data: data, cache: unitCache{dir: filepath.Join(opt.OutDir, "units")}, train: train, unsupported: unsupported}
 
 	// Phase 1: validation units for every grid point of every trainer.
 	validation := r.plan(phaseValidate, nil)
@@ -126,6 +141,8 @@ type runner struct {
 	cache unitCache
 	// train runs one unit; tests replace it to inject failures.
 	train unitFunc
+	// unsupported holds the (trainer, task) pairs that are not run.
+	unsupported map[[2]string]bool
 
 	mu               sync.Mutex
 	computed, cached int
@@ -221,6 +238,9 @@ func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
 	for _, d := range r.data {
 		for _, task := range r.cfg.Tasks {
 			for _, t := range r.cfg.Trainers {
+				if r.unsupported[[2]string{t.Name, task}] {
+					continue
+				}
 				for _, frac := range r.cfg.Splits.TrainFractions {
 					for k := range r.cfg.Splits.Count {
 						u := unitSpec{

@@ -314,18 +314,39 @@ compare:
 	}
 }
 
-// A trainer the task's model cannot serve is refused before anything trains.
-func TestRunRefusesUnsupportedTrainerTask(t *testing.T) {
+// A trainer that serves none of the tasks is refused before anything trains;
+// one that serves some is skipped where it cannot, with a notice.
+func TestRunUnsupportedTrainerTask(t *testing.T) {
 	t.Parallel()
-	text := strings.Replace(smallConfig, "splits:", "tasks: [segmentation]\nsplits:", 1)
-	text = strings.Replace(text, "  - name: poslearn\n    C: [0.1, 1]", "  - name: mira\n    C: [1]", 1)
-	cfg := mustConfig(t, strings.Replace(text, "compare:\n  - [poslearn, margin]\n", "", 1))
+	text := strings.Replace(smallConfig, "  - name: poslearn\n    C: [0.1, 1]", "  - name: mira\n    C: [1]", 1)
+	text = strings.Replace(text, "compare:\n  - [poslearn, margin]\n", "", 1)
+
+	only := mustConfig(t, strings.Replace(text, "splits:", "tasks: [segmentation]\nsplits:", 1))
 	dir := t.TempDir()
-	_, err := Run(context.Background(), cfg, Options{OutDir: dir})
+	_, err := Run(context.Background(), only, Options{OutDir: dir})
 	if err == nil || !strings.Contains(err.Error(), `trainer "mira" cannot serve task "segmentation"`) || !strings.Contains(err.Error(), "small.yaml:") {
 		t.Fatalf("err = %v", err)
 	}
 	if units, _ := filepath.Glob(filepath.Join(dir, "units", "*")); len(units) > 0 {
 		t.Errorf("%d units ran before the refusal", len(units))
+	}
+
+	both := mustConfig(t, strings.Replace(text, "splits:", "tasks: [sequence, segmentation]\nsplits:", 1))
+	var log bytes.Buffer
+	dir = t.TempDir()
+	if _, err := Run(context.Background(), both, Options{OutDir: dir, Progress: &log}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), `cannot serve task "segmentation"`) || !strings.Contains(log.String(), "skipped") {
+		t.Errorf("no notice of the skipped pair:\n%s", log.String())
+	}
+	for _, r := range readRuns(t, dir) {
+		if r.Trainer == "mira" && r.Task == TaskSegmentation {
+			t.Errorf("mira ran on segmentation: %+v", r)
+		}
+	}
+	table, _ := os.ReadFile(filepath.Join(dir, "table.txt"))
+	if !strings.Contains(string(table), "segmentation") || !strings.Contains(string(table), " - ") {
+		t.Errorf("table lacks the \"-\" cell:\n%s", table)
 	}
 }
