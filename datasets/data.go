@@ -56,6 +56,12 @@ func registry() map[string]dataset {
 				"(a copy is mirrored in the GitHub repository timvieira/crf as data/tagged_references.txt)",
 			load: LoadCora,
 		},
+		"ocr": {
+			file: filepath.Join("ocr", "letter.data.gz"),
+			obtain: "Taskar's OCR page http://ai.stanford.edu/~btaskar/ocr/ (a copy is in the GitHub repository " +
+				"zhanibekrysbek/CS512AML, member data/letter.data.gz of Homework 2/Assignment_2.zip)",
+			load: LoadOCR,
+		},
 		"synthetic": {
 			load: func(string) (*Corpus, error) { return Synthetic(DefaultSynthetic()) },
 		},

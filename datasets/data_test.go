@@ -52,7 +52,7 @@ func TestOpenMissingExplainsItself(t *testing.T) {
 
 func TestOpenUnknown(t *testing.T) {
 	_, err := Open(t.TempDir(), SourceDefault, "conll")
-	if err == nil || !strings.Contains(err.Error(), "cora, synthetic") {
+	if err == nil || !strings.Contains(err.Error(), "cora, ocr, synthetic") {
 		t.Fatalf("err = %v, want the list of known datasets", err)
 	}
 }
