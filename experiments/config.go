@@ -63,12 +63,29 @@ type SplitSpec struct {
 	ValidationFraction float64   `yaml:"validation_fraction"`
 }
 
-// FeatureSpec selects the feature templates.
+// FeatureSpec selects the feature templates: "citation" (the default; token
+// text, see package features) or "pixels" (binary letter images, with
+// Degree 2 adding all pixel pairs: the degree-2 polynomial kernel's map).
 type FeatureSpec struct {
-	Window  *int  `yaml:"window"`
-	Affixes *int  `yaml:"affixes"`
-	Edges   *bool `yaml:"edges"`
+	Kind    string `yaml:"kind"`
+	Degree  int    `yaml:"degree"`
+	Window  *int   `yaml:"window"`
+	Affixes *int   `yaml:"affixes"`
+	Edges   *bool  `yaml:"edges"`
 }
+
+// Feature kinds.
+const (
+	FeaturesCitation = "citation"
+	FeaturesPixels   = "pixels"
+)
+
+// Split kinds: random train/test splits, or the dataset's own folds (train
+// on fold k, test on all others, as in the OCR experiments).
+const (
+	SplitRandom = "random"
+	SplitFold   = "fold"
+)
 
 // TrainerSpec is one trainer and its hyperparameter grid.
 type TrainerSpec struct {
@@ -165,7 +182,19 @@ func (c *Config) File() string { return c.file }
 
 func (c *Config) applyDefaults() {
 	if c.Splits.Kind == "" {
-		c.Splits.Kind = "random"
+		c.Splits.Kind = SplitRandom
+	}
+	if c.Features.Kind == "" {
+		c.Features.Kind = FeaturesCitation
+	}
+	if c.Features.Kind == FeaturesPixels && c.Features.Degree == 0 {
+		c.Features.Degree = 1
+	}
+	if c.Splits.Kind == SplitFold {
+		// A fold split fixes its own training set; 0 marks "by fold".
+		if len(c.Splits.TrainFractions) == 0 {
+			c.Splits.TrainFractions = []float64{0}
+		}
 	}
 	if c.Splits.Count == 0 {
 		c.Splits.Count = 10
@@ -204,17 +233,27 @@ func (c *Config) validate() error {
 	}
 	s := c.Splits
 	switch {
-	case s.Kind != "random":
-		return c.errorf(c.line("splits", "kind"), "splits.kind", "unknown split kind %q (known: random)", s.Kind)
+	case s.Kind != SplitRandom && s.Kind != SplitFold:
+		return c.errorf(c.line("splits", "kind"), "splits.kind", "unknown split kind %q (known: %s, %s)", s.Kind, SplitRandom, SplitFold)
+	case s.Kind == SplitFold && (len(s.TrainFractions) != 1 || s.TrainFractions[0] != 0):
+		return c.errorf(c.line("splits", "train_fractions"), "splits.train_fractions", "fold splits train on one fold; remove train_fractions")
 	case s.Count < 1:
 		return c.errorf(c.line("splits", "count"), "splits.count", "must be at least 1, got %d", s.Count)
 	case !(s.ValidationFraction > 0 && s.ValidationFraction < 1):
 		return c.errorf(c.line("splits", "validation_fraction"), "splits.validation_fraction", "must be in (0, 1), got %v", s.ValidationFraction)
 	}
 	for i, f := range s.TrainFractions {
-		if !(f > 0 && f < 1) {
+		if s.Kind == SplitRandom && !(f > 0 && f < 1) {
 			return c.errorf(c.line("splits", "train_fractions", i), "splits.train_fractions", "must be in (0, 1), got %v", f)
 		}
+	}
+	switch f := c.Features; {
+	case f.Kind != FeaturesCitation && f.Kind != FeaturesPixels:
+		return c.errorf(c.line("features", "kind"), "features.kind", "unknown feature kind %q (known: %s, %s)", f.Kind, FeaturesCitation, FeaturesPixels)
+	case f.Kind == FeaturesPixels && f.Degree != 1 && f.Degree != 2:
+		return c.errorf(c.line("features", "degree"), "features.degree", "pixel features have degree 1 or 2, got %d", f.Degree)
+	case f.Kind == FeaturesCitation && f.Degree != 0:
+		return c.errorf(c.line("features", "degree"), "features.degree", "degree applies to pixel features only")
 	}
 	if w := c.Features.Window; w != nil && (*w < 0 || *w > 5) {
 		return c.errorf(c.line("features", "window"), "features.window", "must be in [0, 5], got %d", *w)

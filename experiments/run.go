@@ -173,7 +173,20 @@ func prepare(cfg *Config, opt Options) ([]*preparedData, error) {
 		}
 		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, hash: corpusHash(corpus)}
 		for _, s := range corpus.Sequences {
-			d.attrs = append(d.attrs, features.Extract(s.Tokens, fopt))
+			if cfg.Features.Kind != FeaturesPixels {
+				d.attrs = append(d.attrs, features.Extract(s.Tokens, fopt))
+				continue
+			}
+			attrs, err := features.Pixels(s.Tokens, cfg.Features.Degree)
+			if err != nil {
+				return nil, fmt.Errorf("dataset %q, sequence %s: %w", spec.Name, s.ID, err)
+			}
+			d.attrs = append(d.attrs, attrs)
+		}
+		if cfg.Splits.Kind == SplitFold {
+			if d.folds, err = datasets.OCRFolds(corpus); err != nil {
+				return nil, fmt.Errorf("dataset %q has no folds for fold splits: %w", spec.Name, err)
+			}
 		}
 		out = append(out, d)
 	}
@@ -225,10 +238,13 @@ func corpusHash(c *datasets.Corpus) string {
 // chosen maps each selection group to its C.
 func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
 	fs := featureSpec{Window: features.DefaultOptions().Window, Affixes: features.DefaultOptions().Affixes, Edges: true}
-	if w := r.cfg.Features.Window; w != nil {
+	if r.cfg.Features.Kind == FeaturesPixels {
+		fs = featureSpec{Kind: FeaturesPixels, Degree: r.cfg.Features.Degree, Edges: true}
+	}
+	if w := r.cfg.Features.Window; w != nil && fs.Kind == "" {
 		fs.Window = *w
 	}
-	if a := r.cfg.Features.Affixes; a != nil {
+	if a := r.cfg.Features.Affixes; a != nil && fs.Kind == "" {
 		fs.Affixes = *a
 	}
 	if e := r.cfg.Features.Edges; e != nil {
@@ -247,7 +263,7 @@ func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
 							Schema: schemaVersion, Dataset: d.name, DataHash: d.hash, Task: task, Features: fs,
 							Trainer: t.Name, Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations,
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
-							Phase: phase, Epochs: t.Epochs, K: t.K, Average: t.Average, Beta: t.Beta, LossScale: t.LossScale, Rescaling: t.Rescaling,
+							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Epochs: t.Epochs, K: t.K, Average: t.Average, Beta: t.Beta, LossScale: t.LossScale, Rescaling: t.Rescaling,
 						}
 						if phase == phaseTest {
 							u.C = chosen[groupOf(u)]
@@ -376,7 +392,13 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, bool, err
 			d = p
 		}
 	}
-	split, err := datasets.SplitAt(len(d.seqs), u.Split, u.TrainFraction, u.Seed)
+	var split datasets.Split
+	var err error
+	if u.SplitKind == SplitFold {
+		split, err = datasets.FoldSplits(d.folds, u.Split)
+	} else {
+		split, err = datasets.SplitAt(len(d.seqs), u.Split, u.TrainFraction, u.Seed)
+	}
 	if err != nil {
 		return unitResult{}, false, err
 	}
@@ -393,6 +415,15 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, bool, err
 		return unitResult{}, false, fmt.Errorf("saving unit: %w", err)
 	}
 	return res, false, nil
+}
+
+// splitKind is the unit-key form of a split kind: empty for random splits,
+// so their keys predate fold splits unchanged.
+func splitKind(kind string) string {
+	if kind == SplitRandom {
+		return ""
+	}
+	return kind
 }
 
 // holdOutSeed derives the validation split's seed from the experiment seed

@@ -21,6 +21,7 @@ type preparedData struct {
 	labels []string
 	seqs   []structpred.Sequence
 	attrs  [][][]string // per sequence, per token: attribute strings
+	folds  []int        // per sequence: its fold, for fold splits
 }
 
 // trainOutcome is what a training run reports besides the weights.

@@ -42,6 +42,8 @@ type unitSpec struct {
 	// SegmentQuantile sets the semi-Markov maximum segment length (0: the
 	// default); omitted when zero so sequence-unit keys are unaffected.
 	SegmentQuantile float64 `json:"segment_quantile,omitempty"`
+	// SplitKind is "fold" for by-fold splits, empty for random ones.
+	SplitKind string `json:"split_kind,omitempty"`
 	// Settings of the online and log-linear trainers, omitted when unset.
 	Epochs    int      `json:"epochs,omitempty"`
 	K         int      `json:"k,omitempty"`
@@ -70,11 +72,14 @@ func (u unitSpec) params() map[string]float64 {
 	return p
 }
 
-// featureSpec is FeatureSpec with defaults resolved.
+// featureSpec is FeatureSpec with defaults resolved. Kind and Degree are
+// omitted for citation features, so those units keep their keys.
 type featureSpec struct {
-	Window  int  `json:"window"`
-	Affixes int  `json:"affixes"`
-	Edges   bool `json:"edges"`
+	Kind    string `json:"kind,omitempty"`
+	Degree  int    `json:"degree,omitempty"`
+	Window  int    `json:"window"`
+	Affixes int    `json:"affixes"`
+	Edges   bool   `json:"edges"`
 }
 
 // key returns the first 16 hex digits of the SHA-256 of the spec's JSON

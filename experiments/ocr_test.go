@@ -1,0 +1,116 @@
+package experiments
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeSyntheticOCR writes a file in the OCR dataset's format: words over
+// letters a..e whose 16×8 images are a fixed random prototype per letter
+// with 5% of pixels flipped, spread over three folds.
+func writeSyntheticOCR(t *testing.T, dataDir string) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(4, 2))
+	const letters = 5
+	proto := make([][128]bool, letters)
+	for l := range proto {
+		for p := range proto[l] {
+			proto[l][p] = rng.IntN(4) == 0
+		}
+	}
+	var buf bytes.Buffer
+	id := 1
+	for word := 1; word <= 60; word++ {
+		n := 3 + rng.IntN(4)
+		for pos := 1; pos <= n; pos++ {
+			l := rng.IntN(letters)
+			next := id + 1
+			if pos == n {
+				next = -1
+			}
+			fmt.Fprintf(&buf, "%d\t%c\t%d\t%d\t%d\t%d", id, 'a'+l, next, word, pos, word%3)
+			for p := range 128 {
+				on := proto[l][p] != (rng.IntN(20) == 0)
+				if on {
+					buf.WriteString("\t1")
+				} else {
+					buf.WriteString("\t0")
+				}
+			}
+			buf.WriteString("\n")
+			id++
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dataDir, "ocr"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dataDir, "ocr", "letter.data.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	if _, err := zw.Write(buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const ocrConfig = `name: ocr-test
+datasets: [{name: ocr}]
+features: {kind: pixels, degree: DEGREE}
+splits: {kind: fold, count: 3}
+trainers:
+  - {name: perceptron, epochs: 5}
+  - {name: margin, C: [0.1, 1]}
+`
+
+func TestRunOCRFoldSplits(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	writeSyntheticOCR(t, data)
+	for _, degree := range []string{"1", "2"} {
+		cfg := mustConfig(t, strings.Replace(ocrConfig, "DEGREE", degree, 1))
+		dir := t.TempDir()
+		if _, err := Run(context.Background(), cfg, Options{OutDir: dir, DataDir: data, DataSource: "--data", Workers: 2}); err != nil {
+			t.Fatal(err)
+		}
+		runs := readRuns(t, dir)
+		if len(runs) != 6 { // 2 trainers × 3 folds
+			t.Fatalf("degree %s: %d runs, want 6", degree, len(runs))
+		}
+		for _, r := range runs {
+			// Fold k trains on the 20 words of fold k and tests on the other 40.
+			if r.TrainSize != 20 || r.TestSize != 40 || r.TrainFraction != 0 {
+				t.Errorf("degree %s: fold split sizes %d/%d fraction %v", degree, r.TrainSize, r.TestSize, r.TrainFraction)
+			}
+			if r.TokenError > 20 { // 5 well-separated letters: chance is 80%
+				t.Errorf("degree %s %s fold %d: token error %.1f", degree, r.Trainer, r.Split, r.TokenError)
+			}
+		}
+	}
+}
+
+func TestFoldAndPixelConfigErrors(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ text, want string }{
+		{strings.Replace(ocrConfig, "DEGREE", "3", 1), "degree 1 or 2"},
+		{strings.Replace(strings.Replace(ocrConfig, "DEGREE", "1", 1), "count: 3}", "count: 3, train_fractions: [0.5]}", 1), "remove train_fractions"},
+		{strings.Replace(strings.Replace(ocrConfig, "DEGREE", "1", 1), "kind: pixels", "kind: pixel", 1), "unknown feature kind"},
+	} {
+		if _, err := ParseConfig([]byte(tt.text), "ocr.yaml"); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("err = %v, want %q", err, tt.want)
+		}
+	}
+}
