@@ -26,14 +26,10 @@ const defaultSegmentQuantile = 0.99
 // exact segments.
 func runSegmentationUnit(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
 	idx := features.BuildIndex(pick(d.attrs, train))
-	encode := func(ids []int) []segment.Instance {
-		out := make([]segment.Instance, len(ids))
-		for j, i := range ids {
-			out[j] = segment.Instance{Attrs: idx.Encode(d.attrs[i]), Segments: d.seqs[i].Segments}
-		}
-		return out
+	instance := func(attrs [][]int32, s structpred.Sequence) segment.Instance {
+		return segment.Instance{Attrs: attrs, Segments: s.Segments}
 	}
-	trainSet := encode(train)
+	trainSet := encode(d, idx, train, instance)
 	q := u.SegmentQuantile
 	if q == 0 {
 		q = defaultSegmentQuantile
@@ -46,29 +42,25 @@ func runSegmentationUnit(ctx context.Context, d *preparedData, u unitSpec, train
 	if err != nil {
 		return unitResult{}, err
 	}
-	w, out, err := trainUnit(ctx, m, u)
+	res, seconds, err := trainUnit(ctx, m, u)
 	if err != nil {
 		return unitResult{}, err
 	}
 	var counts metrics.Counts
 	longEval := 0
-	for _, x := range encode(eval) {
+	for _, x := range encode(d, idx, eval, instance) {
 		for _, s := range x.Segments {
 			if s.Len() > maxLen {
 				longEval++
 			}
 		}
-		if err := counts.AddSegments(x.Segments, m.Predict(x, w), len(x.Attrs)); err != nil {
+		if err := counts.AddSegments(x.Segments, m.Predict(x, res.W), len(x.Attrs)); err != nil {
 			return unitResult{}, err
 		}
 	}
-	return unitResult{
-		TrainSize: len(train), EvalSize: len(eval),
-		TokenError: counts.TokenError(), SpanF1: counts.SpanF1(),
-		TrainSeconds: out.seconds, Iterations: out.iterations, Constraints: out.constraints,
-		Primal: out.primal, Dual: out.dual, Gap: out.gap, Converged: out.converged,
-		MaxSegmentLength: maxLen, LongTrainSegments: m.LongSegments(), LongEvalSegments: longEval,
-	}, nil
+	out := scored(train, eval, &counts, res, seconds)
+	out.MaxSegmentLength, out.LongTrainSegments, out.LongEvalSegments = maxLen, m.LongSegments(), longEval
+	return out, nil
 }
 
 // checkTrainerSupportsSegmentation refuses, at config time, a trainer the

@@ -24,52 +24,55 @@ type preparedData struct {
 	folds  []int        // per sequence: its fold, for fold splits
 }
 
-// trainOutcome is what a training run reports besides the weights.
-type trainOutcome struct {
-	seconds                 float64
-	iterations, constraints int
-	primal, dual, gap       float64
-	converged               bool
+// encode turns the sequences ids into model instances, their attributes
+// mapped through idx (attributes idx has not seen are dropped).
+func encode[T any](d *preparedData, idx *features.Index, ids []int, build func(attrs [][]int32, s structpred.Sequence) T) []T {
+	out := make([]T, len(ids))
+	for j, i := range ids {
+		out[j] = build(idx.Encode(d.attrs[i]), d.seqs[i])
+	}
+	return out
+}
+
+// scored assembles a unit's result from its evaluation counts and training
+// statistics.
+func scored(train, eval []int, counts *metrics.Counts, res *trainers.Result, seconds float64) unitResult {
+	return unitResult{
+		TrainSize: len(train), EvalSize: len(eval),
+		TokenError: counts.TokenError(), SpanF1: counts.SpanF1(),
+		TrainSeconds: seconds, Iterations: res.Iterations, Constraints: res.Constraints,
+		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,
+	}
 }
 
 // runSequenceUnit trains a chain model on the train indices and scores the
 // eval indices. The attribute index is built from the training part only.
 func runSequenceUnit(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
 	idx := features.BuildIndex(pick(d.attrs, train))
-	encode := func(ids []int) []chain.Instance {
-		out := make([]chain.Instance, len(ids))
-		for j, i := range ids {
-			out[j] = chain.Instance{Attrs: idx.Encode(d.attrs[i]), Labels: d.seqs[i].Labels}
-		}
-		return out
+	instance := func(attrs [][]int32, s structpred.Sequence) chain.Instance {
+		return chain.Instance{Attrs: attrs, Labels: s.Labels}
 	}
-	trainSet := encode(train)
-	m, err := chain.New(trainSet, idx.Len(), len(d.labels), u.Features.Edges, decoders.Cost{})
+	m, err := chain.New(encode(d, idx, train, instance), idx.Len(), len(d.labels), u.Features.Edges, decoders.Cost{})
 	if err != nil {
 		return unitResult{}, err
 	}
-	w, out, err := trainUnit(ctx, m, u)
+	res, seconds, err := trainUnit(ctx, m, u)
 	if err != nil {
 		return unitResult{}, err
 	}
 	var counts metrics.Counts
-	for _, x := range encode(eval) {
-		if err := counts.AddLabels(x.Labels, m.Predict(x, w)); err != nil {
+	for _, x := range encode(d, idx, eval, instance) {
+		if err := counts.AddLabels(x.Labels, m.Predict(x, res.W)); err != nil {
 			return unitResult{}, err
 		}
 	}
-	return unitResult{
-		TrainSize: len(train), EvalSize: len(eval),
-		TokenError: counts.TokenError(), SpanF1: counts.SpanF1(),
-		TrainSeconds: out.seconds, Iterations: out.iterations, Constraints: out.constraints,
-		Primal: out.primal, Dual: out.dual, Gap: out.gap, Converged: out.converged,
-	}, nil
+	return scored(train, eval, &counts, res, seconds), nil
 }
 
 // trainUnit trains model m with the unit's trainer and settings. C maps to
 // every trainer's own regularisation so that one grid means the same
 // objective scale ½‖w‖² + C Σ_i loss_i throughout (subgradient: λ = 1/(C·n)).
-func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) ([]float64, trainOutcome, error) {
+func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*trainers.Result, float64, error) {
 	start := time.Now()
 	var res *trainers.Result
 	var err error
@@ -108,12 +111,9 @@ func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) ([]f
 		}
 	}
 	if err != nil {
-		return nil, trainOutcome{}, fmt.Errorf("%s (C=%g): %w", u.Trainer, u.C, err)
+		return nil, 0, fmt.Errorf("%s (C=%g): %w", u.Trainer, u.C, err)
 	}
-	return res.W, trainOutcome{
-		seconds: time.Since(start).Seconds(), iterations: res.Iterations, constraints: res.Constraints,
-		primal: res.Primal, dual: res.Dual, gap: res.Gap, converged: res.Converged,
-	}, nil
+	return res, time.Since(start).Seconds(), nil
 }
 
 // checkTrainerSupportsSequence refuses, at config time, a trainer the chain
