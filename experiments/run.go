@@ -266,7 +266,15 @@ func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
 							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Epochs: t.Epochs, K: t.K, Average: t.Average, Beta: t.Beta, LossScale: t.LossScale, Rescaling: t.Rescaling,
 						}
 						if phase == phaseTest {
-							u.C = chosen[groupOf(u)]
+							c, ok := chosen[groupOf(u)]
+							switch {
+							case ok:
+								u.C = c
+							case len(t.C) > 1:
+								continue // every validation unit failed (reported): nothing to test
+							case len(t.C) == 1:
+								u.C = t.C[0]
+							}
 							units = append(units, u)
 							continue
 						}
@@ -282,24 +290,7 @@ func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
 			}
 		}
 	}
-	if phase == phaseTest {
-		for i := range units {
-			if _, ok := chosen[groupOf(units[i])]; !ok {
-				units[i].C = r.singleC(units[i].Trainer)
-			}
-		}
-	}
 	return units
-}
-
-// singleC is the C of a trainer without a grid to search (0 if it has no C).
-func (r *runner) singleC(trainer string) float64 {
-	for _, t := range r.cfg.Trainers {
-		if t.Name == trainer && len(t.C) > 0 {
-			return t.C[0]
-		}
-	}
-	return 0
 }
 
 // groupOf names the selection group of a unit: everything but C and phase.

@@ -350,3 +350,28 @@ func TestRunUnsupportedTrainerTask(t *testing.T) {
 		t.Errorf("table lacks the \"-\" cell:\n%s", table)
 	}
 }
+
+// When every grid point of a split fails validation, that split is not
+// tested with an arbitrary C: it is missing, and the failures are reported.
+func TestRunNoTestWithoutValidation(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, smallConfig)
+	failing := func(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
+		if u.Trainer == "margin" && u.Split == 0 && u.Phase == phaseValidate {
+			return unitResult{}, errors.New("boom")
+		}
+		return runSequenceUnit(ctx, d, u, train, eval)
+	}
+	out, err := runWith(context.Background(), cfg, Options{OutDir: t.TempDir()}, failing)
+	if err == nil || !strings.Contains(err.Error(), "2 unit(s) failed") {
+		t.Fatalf("err = %v", err)
+	}
+	for _, r := range out.Runs {
+		if r.Trainer == "margin" && r.Split == 0 {
+			t.Errorf("margin split 0 tested without a validated C: %+v", r)
+		}
+	}
+	if len(out.Runs) != 3 {
+		t.Errorf("%d runs, want 3", len(out.Runs))
+	}
+}
