@@ -11,7 +11,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/report"
+	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -373,5 +375,34 @@ func TestRunNoTestWithoutValidation(t *testing.T) {
 	}
 	if len(out.Runs) != 3 {
 		t.Errorf("%d runs, want 3", len(out.Runs))
+	}
+}
+
+// A label that occurs only in the evaluation part is simply never predicted
+// (its weights stay zero); nothing crashes and it counts as an error.
+func TestUnitWithLabelUnseenInTraining(t *testing.T) {
+	t.Parallel()
+	seq := func(labels ...int) structpred.Sequence {
+		toks := make([]string, len(labels))
+		for i, l := range labels {
+			toks[i] = fmt.Sprintf("w%d", l)
+		}
+		return structpred.Sequence{Tokens: toks, Labels: labels, Segments: structpred.SegmentsFromLabels(labels)}
+	}
+	d := &preparedData{name: "tiny", labels: []string{"a", "b", "c"}}
+	d.seqs = []structpred.Sequence{seq(0, 1, 1), seq(1, 0), seq(0, 0, 1), seq(2, 2, 0)}
+	for _, s := range d.seqs {
+		d.attrs = append(d.attrs, features.Extract(s.Tokens, features.DefaultOptions()))
+	}
+	for _, task := range []string{TaskSequence, TaskSegmentation} {
+		u := unitSpec{Task: task, Trainer: "margin", C: 1, Features: featureSpec{Edges: true}}
+		res, err := dispatchUnit(context.Background(), d, u, []int{0, 1, 2}, []int{3})
+		if err != nil {
+			t.Fatalf("%s: %v", task, err)
+		}
+		// Two of the three evaluation tokens carry the unseen label.
+		if res.TokenError < 100*2.0/3-1e-9 {
+			t.Errorf("%s: token error %.1f%%, the unseen label cannot be predicted", task, res.TokenError)
+		}
 	}
 }
