@@ -339,9 +339,10 @@ func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (m
 			res, cached, err := r.runUnit(gctx, u)
 			r.mu.Lock()
 			defer r.mu.Unlock()
+			cancelled := err != nil && gctx.Err() != nil
 			switch {
-			case err != nil && gctx.Err() != nil:
-				// Cancelled mid-training: not a failure of the unit.
+			case cancelled:
+				// Stopped mid-training: not a failure of the unit.
 			case err != nil:
 				errs = append(errs, fmt.Errorf("%s: %w", describe(u), err))
 			default:
@@ -358,7 +359,7 @@ func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (m
 					r.computed++
 				}
 			}
-			prog.done(cached, err != nil)
+			prog.done(cached, err != nil && !cancelled)
 			return nil
 		})
 	}
