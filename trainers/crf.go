@@ -92,7 +92,7 @@ func (s CRFSettings) validate() error {
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
 	case !(s.C > 0) || !finite(s.C):
-		return fmt.Errorf("C must be a positive finite number, got %v", s.C)
+		return fmt.Errorf("the trade-off C must be a positive finite number, got %v", s.C)
 	case !(s.Beta > 0) || !finite(s.Beta):
 		return fmt.Errorf("beta must be a positive finite number, got %v", s.Beta)
 	case !(s.LossScale >= 0) || !finite(s.LossScale):

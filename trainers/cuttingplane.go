@@ -54,7 +54,7 @@ func (s Settings) withDefaults() Settings {
 func (s Settings) validate() error {
 	switch {
 	case !(s.C > 0) || math.IsInf(s.C, 0):
-		return fmt.Errorf("C must be a positive finite number, got %v", s.C)
+		return fmt.Errorf("the trade-off C must be a positive finite number, got %v", s.C)
 	case s.Epsilon < 0 || s.QPTolerance < 0 || s.MaxIterations < 0:
 		return errors.New("epsilon, QP tolerance and iteration cap must not be negative")
 	}

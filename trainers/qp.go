@@ -75,18 +75,6 @@ func (s *workingSet) slack(g int) float64 {
 	return xi
 }
 
-// groupGap returns C·ξ_g − Σ_{j∈g} α_j (b_j − w·a_j) ≥ 0: the group's share of
-// the primal-dual gap (the gap is exactly the sum over groups).
-func (s *workingSet) groupGap(g int) (gap, xi float64) {
-	var inner float64
-	for _, j := range s.groups[g].members {
-		h := s.cons[j].Violation(s.w)
-		xi = math.Max(xi, h)
-		inner += s.cons[j].alpha * h
-	}
-	return s.c*xi - inner, xi
-}
-
 // optimizeGroup runs pair steps on group g until its KKT violation is below
 // tol or maxSteps steps were taken. It returns the number of steps taken.
 func (s *workingSet) optimizeGroup(gi int, tol float64, maxSteps int) int {

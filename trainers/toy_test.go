@@ -11,11 +11,10 @@ import (
 // enough to enumerate: f(x, y) places x in the block of class y, and the loss
 // is cost[truth][y] (0/1 by default). Every oracle is brute force.
 type toyModel struct {
-	x      [][]float64
-	y      []int
-	k      int
-	cost   [][]float64
-	scores []float64
+	x    [][]float64
+	y    []int
+	k    int
+	cost [][]float64
 }
 
 func newToy(x [][]float64, y []int, k int) *toyModel {
