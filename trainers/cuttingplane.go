@@ -138,7 +138,10 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 		if st.Added == 0 {
 			sweeps = maxSweeps
 		}
-		st.Primal, st.Dual, _ = ws.solve(s.QPTolerance, sweeps)
+		var err error
+		if st.Primal, st.Dual, _, err = ws.solve(ctx, s.QPTolerance, sweeps); err != nil {
+			return nil, err
+		}
 		if math.IsNaN(st.Primal) || math.IsInf(st.Primal, 0) {
 			return nil, fmt.Errorf("pass %d: %w", st.Iterations, ErrNotFinite)
 		}

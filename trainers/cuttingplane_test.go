@@ -75,7 +75,10 @@ func TestWorkingSetHandSolved(t *testing.T) {
 			for _, k := range tt.cons {
 				ws.add(k)
 			}
-			p, d, _ := ws.solve(1e-12, 10000)
+			p, d, _, err := ws.solve(context.Background(), 1e-12, 10000)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for j, want := range tt.wantW {
 				if math.Abs(ws.w[j]-want) > 1e-6 {
 					t.Errorf("w[%d] = %v, want %v", j, ws.w[j], want)
@@ -230,5 +233,19 @@ func TestCuttingPlaneRejectsNaN(t *testing.T) {
 	}
 	if _, err := CuttingPlane(context.Background(), m.Len(), m.Dim(), sep, Settings{C: 1}); !errors.Is(err, ErrNotFinite) {
 		t.Fatalf("err = %v, want ErrNotFinite", err)
+	}
+}
+
+// The dual solver itself honours cancellation (a final solve can take
+// minutes at large C), not only the loop over instances.
+func TestWorkingSetSolveStopsOnCancel(t *testing.T) {
+	t.Parallel()
+	ws := newWorkingSet(2, 10)
+	ws.add(structpred.Constraint{Group: 0, A: vec([]int32{0}, []float64{1}), B: 1})
+	ws.add(structpred.Constraint{Group: 1, A: vec([]int32{0, 1}, []float64{1, 1}), B: 3})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, sweeps, err := ws.solve(ctx, 1e-12, 10000); !errors.Is(err, context.Canceled) || sweeps != 0 {
+		t.Fatalf("err = %v after %d sweeps, want context.Canceled at once", err, sweeps)
 	}
 }

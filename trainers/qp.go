@@ -1,6 +1,7 @@
 package trainers
 
 import (
+	"context"
 	"math"
 
 	"github.com/maxmargin/repro/structpred"
@@ -174,19 +175,23 @@ func (s *workingSet) objectives() (primal, dual float64) {
 }
 
 // solve sweeps the groups until the primal-dual gap is at most
-// relTol·max(1, primal) or maxSweeps sweeps have run. It returns the final
-// primal, dual and the number of sweeps.
+// relTol·max(1, primal) or maxSweeps sweeps have run, or ctx is done. It
+// returns the final primal, dual and the number of sweeps.
 //
 // Two economies keep sweeps cheap without touching the answer: the exact
 // objectives (a pass over every constraint) are computed only when a sweep
 // took no step or every checkEvery sweeps, and groups already optimal on
 // their last two visits are skipped (shrinking) except on those check sweeps.
 // Termination is always decided by the exact gap.
-func (s *workingSet) solve(relTol float64, maxSweeps int) (primal, dual float64, sweeps int) {
+func (s *workingSet) solve(ctx context.Context, relTol float64, maxSweeps int) (primal, dual float64, sweeps int, err error) {
 	const checkEvery = 10
 	primal, dual = s.objectives()
 	quiet := make(map[int]int, len(s.order))
 	for sweeps = 0; primal-dual > relTol*math.Max(1, primal) && sweeps < maxSweeps; {
+		// A final solve can run for minutes at large C; stay interruptible.
+		if err := ctx.Err(); err != nil {
+			return primal, dual, sweeps, err
+		}
 		// A group whose pairwise KKT violation is below τ contributes at most
 		// about C·τ to the gap. Early on, solving each block to the final τ
 		// wastes steps on blocks that the next sweep perturbs again, so τ
@@ -210,5 +215,5 @@ func (s *workingSet) solve(relTol float64, maxSweeps int) (primal, dual float64,
 			primal, dual = s.objectives()
 		}
 	}
-	return primal, dual, sweeps
+	return primal, dual, sweeps, nil
 }
