@@ -1,0 +1,107 @@
+package experiments
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/decoders"
+	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/models/chain"
+	"github.com/maxmargin/repro/structpred"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// benchModel builds the chain model of one real training set: Cora split 0
+// (25% train) or OCR fold 0 (degree-1 pixels). It skips without REPRO_DATA.
+func benchModel(b *testing.B, dataset string) *chain.Model {
+	b.Helper()
+	dir := os.Getenv(datasets.EnvDataDir)
+	if dir == "" {
+		b.Skip("REPRO_DATA not set")
+	}
+	corpus, err := datasets.Open(dir, datasets.SourceEnv, dataset)
+	if err != nil {
+		b.Skip(err)
+	}
+	var split datasets.Split
+	var attrs [][][]string
+	for _, s := range corpus.Sequences {
+		a := features.Extract(s.Tokens, features.DefaultOptions())
+		if dataset == "ocr" {
+			if a, err = features.Pixels(s.Tokens, 1); err != nil {
+				b.Fatal(err)
+			}
+		}
+		attrs = append(attrs, a)
+	}
+	if dataset == "ocr" {
+		folds, err := datasets.OCRFolds(corpus)
+		if err != nil {
+			b.Fatal(err)
+		}
+		split, err = datasets.FoldSplits(folds, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+	} else if split, err = datasets.SplitAt(len(attrs), 0, 0.25, 2008); err != nil {
+		b.Fatal(err)
+	}
+	d := &preparedData{attrs: attrs, seqs: corpus.Sequences}
+	idx := features.BuildIndex(pick(attrs, split.Train))
+	train := encode(d, idx, split.Train, func(a [][]int32, s structpred.Sequence) chain.Instance {
+		return chain.Instance{Attrs: a, Labels: s.Labels}
+	})
+	m, err := chain.New(train, idx.Len(), len(corpus.Labels), true, decoders.Cost{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkOnlineEpoch times one epoch of each online trainer on real data.
+func BenchmarkOnlineEpoch(b *testing.B) {
+	for _, dataset := range []string{"cora", "ocr"} {
+		for _, trainer := range trainers.OnlineTrainers() {
+			b.Run(dataset+"/"+trainer, func(b *testing.B) {
+				m := benchModel(b, dataset)
+				s := trainers.OnlineSettings{Epochs: 1, K: 5, C: 1, Lambda: 1 / float64(m.Len())}
+				if dataset == "ocr" && trainer == trainers.MIRAName {
+					s.K = 20
+				}
+				run := map[string]func(context.Context, trainers.Model[[]int], trainers.OnlineSettings) (*trainers.Result, error){
+					trainers.PerceptronName:  trainers.Perceptron[[]int],
+					trainers.MIRAName:        trainers.MIRA[[]int],
+					trainers.SubgradientName: trainers.Subgradient[[]int],
+				}[trainer]
+				b.ResetTimer()
+				for b.Loop() {
+					if _, err := run(context.Background(), m, s); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(m.Len()), "sequences")
+			})
+		}
+	}
+}
+
+// BenchmarkCRF times a whole CRF training (C = 1) on real data and reports
+// its L-BFGS iterations.
+func BenchmarkCRF(b *testing.B) {
+	for _, dataset := range []string{"cora", "ocr"} {
+		b.Run(dataset, func(b *testing.B) {
+			m := benchModel(b, dataset)
+			var iters int
+			for b.Loop() {
+				res, err := trainers.CRF(context.Background(), m, trainers.CRFSettings{C: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				iters = res.Iterations
+			}
+			b.ReportMetric(float64(iters), "lbfgs-iters")
+		})
+	}
+}
