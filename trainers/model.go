@@ -32,10 +32,11 @@ type TruthExcludingDecoder[Y any] interface {
 }
 
 // LossCountDecoder returns, for every integer loss value k = 0..K, the
-// highest-scoring labeling with loss exactly k (ok[k] false when none exists),
-// which makes the exact slack-scaling oracle a scan over k.
+// highest-scoring labeling with loss exactly k and its score s_i(ys[k])
+// (scores[k] = −Inf when no labeling has loss k), which makes the exact
+// slack-scaling oracle a scan over k with no further decoding.
 type LossCountDecoder[Y any] interface {
-	BestPerLoss(i int, w []float64) (ys []Y, ok []bool, err error)
+	BestPerLoss(i int, w []float64) (ys []Y, scores []float64, err error)
 }
 
 // PositionViolator is the best labeling that is wrong at one position c of a

@@ -76,13 +76,17 @@ func (m *tableModel) BestExcluding(i int, w []float64, scale float64) ([]int, bo
 	return y, ok
 }
 
-func (m *tableModel) BestPerLoss(i int, w []float64) ([][]int, []bool, error) {
-	ys, ok := make([][]int, len(m.truth)+1), make([]bool, len(m.truth)+1)
+func (m *tableModel) BestPerLoss(i int, w []float64) ([][]int, []float64, error) {
+	ys, scores := make([][]int, len(m.truth)+1), make([]float64, len(m.truth)+1)
 	for l := range ys {
-		ys[l], _, ok[l] = m.argmax(func(y []int) float64 { return m.Score(i, w, y) },
+		var ok bool
+		ys[l], scores[l], ok = m.argmax(func(y []int) float64 { return m.Score(i, w, y) },
 			func(y []int) bool { return int(m.Loss(i, y)) == l })
+		if !ok {
+			scores[l] = math.Inf(-1)
+		}
 	}
-	return ys, ok, nil
+	return ys, scores, nil
 }
 
 func (m *tableModel) PositionViolators(i int, w []float64, dst []PositionViolator[[]int]) []PositionViolator[[]int] {

@@ -94,21 +94,21 @@ type slackSeparator[Y any] struct {
 func (s *slackSeparator[Y]) Groups() int { return s.m.Len() }
 
 func (s *slackSeparator[Y]) Separate(i int, w []float64, _ func(int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error) {
-	ys, ok, err := s.d.BestPerLoss(i, w)
+	ys, scores, err := s.d.BestPerLoss(i, w)
 	if err != nil {
 		return dst, err
 	}
 	truth := s.m.Score(i, w, s.m.Truth(i))
 	best, bestH, bestLoss := -1, 0.0, 0.0
 	for k := range ys {
-		if !ok[k] {
+		if math.IsInf(scores[k], -1) {
 			continue
 		}
 		loss := s.m.Loss(i, ys[k])
 		if loss <= 0 {
 			continue
 		}
-		if h := loss * (1 - truth + s.m.Score(i, w, ys[k])); h > bestH {
+		if h := loss * (1 - truth + scores[k]); h > bestH {
 			best, bestH, bestLoss = k, h, loss
 		}
 	}

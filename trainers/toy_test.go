@@ -96,7 +96,7 @@ func (m *toyModel) BestExcluding(i int, w []float64, scale float64) (int, bool) 
 }
 
 // BestPerLoss: losses here are 0/1 (or small integers), so bucket by value.
-func (m *toyModel) BestPerLoss(i int, w []float64) ([]int, []bool, error) {
+func (m *toyModel) BestPerLoss(i int, w []float64) ([]int, []float64, error) {
 	maxL := 0
 	for y := 0; y < m.k; y++ {
 		maxL = max(maxL, int(m.Loss(i, y)))
@@ -108,7 +108,14 @@ func (m *toyModel) BestPerLoss(i int, w []float64) ([]int, []bool, error) {
 			ys[l], ok[l] = y, true
 		}
 	}
-	return ys, ok, nil
+	scores := make([]float64, len(ys))
+	for l := range ys {
+		scores[l] = math.Inf(-1)
+		if ok[l] {
+			scores[l] = m.Score(i, w, ys[l])
+		}
+	}
+	return ys, scores, nil
 }
 
 func (m *toyModel) Positions(int) int { return 1 }

@@ -181,18 +181,19 @@ func (m *Model) CanCountLoss() error {
 	return nil
 }
 
-// BestPerLoss returns the best labeling of every loss value 0..L_max.
-func (m *Model) BestPerLoss(i int, w []float64) ([][]int, []bool, error) {
+// BestPerLoss returns the best labeling of every loss value 0..L_max and its
+// score (−Inf where no labeling has that loss).
+func (m *Model) BestPerLoss(i int, w []float64) ([][]int, []float64, error) {
 	x := m.data[i]
 	best, err := decoders.LossCount(m.scores(x, w), x.Labels, m.cost, &m.ws)
 	if err != nil {
 		return nil, nil, err
 	}
-	ys, ok := make([][]int, len(best)), make([]bool, len(best))
+	ys, scores := make([][]int, len(best)), make([]float64, len(best))
 	for k, s := range best {
-		ys[k], ok[k] = s.Labels, s.Labels != nil
+		ys[k], scores[k] = s.Labels, s.Score
 	}
-	return ys, ok, nil
+	return ys, scores, nil
 }
 
 // LossRange returns the smallest nonzero per-position cost and L_max of

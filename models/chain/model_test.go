@@ -140,7 +140,7 @@ func TestModelAgainstBruteForce(t *testing.T) {
 
 func checkBestPerLoss(t *testing.T, m *Model, i int, w []float64, score, loss func([]int) float64) {
 	t.Helper()
-	ys, ok, err := m.BestPerLoss(i, w)
+	ys, scores, err := m.BestPerLoss(i, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,11 +153,16 @@ func checkBestPerLoss(t *testing.T, m *Model, i int, w []float64, score, loss fu
 	}
 	for l := range ys {
 		want, exists := best[l]
-		if ok[l] != exists {
-			t.Fatalf("loss %d: ok = %v, brute force %v", l, ok[l], exists)
+		if found := !math.IsInf(scores[l], -1); found != exists {
+			t.Fatalf("loss %d: found = %v (score %v), brute force %v", l, found, scores[l], exists)
 		}
 		if exists && (int(loss(ys[l])) != l || math.Abs(score(ys[l])-want) > 1e-9) {
 			t.Fatalf("loss %d: labeling with loss %v score %v, want score %v", l, loss(ys[l]), score(ys[l]), want)
+		}
+		// The reported score is the labeling's own, exactly as Score
+		// computes it (the slack oracle relies on this instead of rescoring).
+		if exists && scores[l] != m.Score(i, w, ys[l]) {
+			t.Fatalf("loss %d: reported score %v, Score gives %v", l, scores[l], m.Score(i, w, ys[l]))
 		}
 	}
 }

@@ -140,13 +140,13 @@ func TestClaim41PosLearnBoundsSlack(t *testing.T) {
 		}
 
 		truth := pc.m.Score(0, pc.w, pc.m.Truth(0))
-		ys, ok, err := pc.m.BestPerLoss(0, pc.w)
+		ys, scores, err := pc.m.BestPerLoss(0, pc.w)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var slackOracle float64
 		for l, y := range ys {
-			if ok[l] {
+			if !math.IsInf(scores[l], -1) {
 				slackOracle = math.Max(slackOracle, pc.m.Loss(0, y)*math.Max(0, 1-truth+pc.m.Score(0, pc.w, y)))
 			}
 		}

@@ -426,18 +426,18 @@ func (m *Model) CanCountLoss() error {
 }
 
 // BestPerLoss returns the best segmentation of every loss value 0..L_max
-// (ok[v] false when no segmentation has loss v).
-func (m *Model) BestPerLoss(i int, w []float64) ([][]structpred.Segment, []bool, error) {
+// and its score (−Inf when no segmentation has loss v).
+func (m *Model) BestPerLoss(i int, w []float64) ([][]structpred.Segment, []float64, error) {
 	x := m.data[i]
 	best, err := semimarkov.LossCount(m.scores(x, w), x.Segments, m.loss, &m.ws)
 	if err != nil {
 		return nil, nil, err
 	}
-	ys, ok := make([][]structpred.Segment, len(best)), make([]bool, len(best))
+	ys, scores := make([][]structpred.Segment, len(best)), make([]float64, len(best))
 	for v, r := range best {
-		ys[v], ok[v] = r.Segments, r.Segments != nil
+		ys[v], scores[v] = r.Segments, r.Score
 	}
-	return ys, ok, nil
+	return ys, scores, nil
 }
 
 // LossRange returns the smallest positive penalty of the loss (a lower bound

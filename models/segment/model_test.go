@@ -260,7 +260,7 @@ func checkBestPerLoss(t *testing.T, name string, m *Model, i int, w []float64, s
 	if err := m.CanCountLoss(); err != nil {
 		t.Fatalf("%s: CanCountLoss: %v", name, err)
 	}
-	ys, ok, err := m.BestPerLoss(i, w)
+	ys, scores, err := m.BestPerLoss(i, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,11 +274,16 @@ func checkBestPerLoss(t *testing.T, name string, m *Model, i int, w []float64, s
 	}
 	for l := range ys {
 		want, exists := best[l]
-		if ok[l] != exists {
-			t.Fatalf("%s: loss %d: ok = %v, brute force %v", name, l, ok[l], exists)
+		if found := !math.IsInf(scores[l], -1); found != exists {
+			t.Fatalf("%s: loss %d: found = %v (score %v), brute force %v", name, l, found, scores[l], exists)
 		}
 		if exists && (int(loss(ys[l])) != l || !approx(score(ys[l]), want)) {
 			t.Fatalf("%s: loss %d: %v has loss %v score %v, want score %v", name, l, ys[l], loss(ys[l]), score(ys[l]), want)
+		}
+		// The reported score is the segmentation's own, exactly as Score
+		// computes it (the slack oracle relies on this instead of rescoring).
+		if exists && scores[l] != m.Score(i, w, ys[l]) {
+			t.Fatalf("%s: loss %d: reported score %v, Score gives %v", name, l, scores[l], m.Score(i, w, ys[l]))
 		}
 	}
 	for l := range best {
@@ -399,12 +404,12 @@ func TestLongSegments(t *testing.T) {
 			if y, ok := m.BestExcluding(i, w, 1); ok {
 				outs = append(outs, y)
 			}
-			ys, ok, err := m.BestPerLoss(i, w)
+			ys, scores, err := m.BestPerLoss(i, w)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for v, y := range ys {
-				if ok[v] {
+				if !math.IsInf(scores[v], -1) {
 					outs = append(outs, y)
 				}
 			}
