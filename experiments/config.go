@@ -90,6 +90,11 @@ const (
 // TrainerSpec is one trainer and its hyperparameter grid.
 type TrainerSpec struct {
 	Name string `yaml:"name"`
+	// Label names the entry in tables, figures and comparisons; it is
+	// needed when one trainer appears more than once (e.g. entropy-margin at
+	// several β) and defaults to Name. It is not part of the unit key, so
+	// relabelling an entry reuses its cached units.
+	Label string `yaml:"label"`
 	// C is the grid of regularisation trade-offs; one value means no search.
 	C             []float64 `yaml:"C"`
 	Epsilon       float64   `yaml:"epsilon"`
@@ -106,13 +111,25 @@ type TrainerSpec struct {
 }
 
 // FigureSpec declares one figure: a metric of one dataset and task against
-// the training fraction, one line per trainer.
+// the training fraction (one line per trainer) or against β (one point per
+// trainer entry with a beta, one line per method).
 type FigureSpec struct {
-	Name    string `yaml:"name"`    // file stem, e.g. figure1
-	Dataset string `yaml:"dataset"` // default: the first dataset
-	Task    string `yaml:"task"`    // default: the first task
-	Y       string `yaml:"y"`       // token_error | span_f1 | train_seconds
-	Title   string `yaml:"title"`
+	Name     string `yaml:"name"`     // file stem, e.g. figure1
+	Dataset  string `yaml:"dataset"`  // default: the first dataset
+	Task     string `yaml:"task"`     // default: the first task
+	X        string `yaml:"x"`        // train_fraction (default) | beta
+	Y        string `yaml:"y"`        // token_error | span_f1 | train_seconds
+	Baseline string `yaml:"baseline"` // optional trainer subtracted split by split
+	Title    string `yaml:"title"`
+}
+
+// Display returns the name the entry goes by in results: its label, or
+// its trainer name.
+func (t TrainerSpec) Display() string {
+	if t.Label != "" {
+		return t.Label
+	}
+	return t.Name
 }
 
 // Canonical task names.
@@ -269,10 +286,16 @@ func (c *Config) validate() error {
 		if !slices.Contains(KnownTrainers(), t.Name) {
 			return c.errorf(c.line("trainers", i, "name"), "trainers.name", "unknown trainer %q%s (known: %s)", t.Name, suggest(t.Name, KnownTrainers()), strings.Join(KnownTrainers(), ", "))
 		}
-		if seen[t.Name] {
-			return c.errorf(c.line("trainers", i, "name"), "trainers.name", "trainer %q listed twice", t.Name)
+		if t.Label != "" && (strings.TrimSpace(t.Label) != t.Label || strings.ContainsAny(t.Label, "\n\t|")) {
+			return c.errorf(c.line("trainers", i, "label"), "trainers.label", "label %q has surrounding spaces, a tab, a newline or '|'", t.Label)
 		}
-		seen[t.Name] = true
+		if seen[t.Display()] {
+			if t.Label == "" {
+				return c.errorf(c.line("trainers", i, "name"), "trainers.name", "trainer %q listed twice; give each entry a distinct label", t.Name)
+			}
+			return c.errorf(c.line("trainers", i, "label"), "trainers.label", "label %q used twice", t.Label)
+		}
+		seen[t.Display()] = true
 		switch {
 		case t.Name == trainers.PerceptronName && len(t.C) > 0:
 			return c.errorf(c.line("trainers", i, "C"), "trainers.C", "the perceptron has no C; remove the grid")
@@ -304,8 +327,14 @@ func (c *Config) validate() error {
 		if f.Task == "" {
 			f.Task = c.Tasks[0]
 		}
+		if f.X == "" {
+			f.X = report.XTrainFraction
+		}
 		if err := f.reportSpec().Validate(); err != nil {
 			return c.errorf(c.line("figures", i), "figures", "%v", err)
+		}
+		if f.Baseline != "" && !seen[f.Baseline] {
+			return c.errorf(c.line("figures", i, "baseline"), "figures.baseline", "trainer %q is not among the config's trainers%s", f.Baseline, suggest(f.Baseline, trainerNames(c.Trainers)))
 		}
 	}
 	for i, pair := range c.Compare {
@@ -322,7 +351,7 @@ func (c *Config) validate() error {
 }
 
 func (f FigureSpec) reportSpec() report.FigureSpec {
-	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Task: f.Task, X: report.XTrainFraction, Y: f.Y, Title: f.Title}
+	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Task: f.Task, X: f.X, Y: f.Y, Baseline: f.Baseline, Title: f.Title}
 }
 
 // ReportSpec is what the report package needs to render this experiment's
@@ -341,7 +370,7 @@ func (c *Config) ReportSpec() report.Spec {
 func trainerNames(ts []TrainerSpec) []string {
 	var out []string
 	for _, t := range ts {
-		out = append(out, t.Name)
+		out = append(out, t.Display())
 	}
 	return out
 }

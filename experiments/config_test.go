@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -71,7 +72,11 @@ func TestParseConfigErrors(t *testing.T) {
 		{"validation fraction", "  count: 2", "  count: 2\n  validation_fraction: 1", []string{"splits.validation_fraction"}},
 		{"unknown task", "splits:", "tasks: [sequense]\nsplits:", []string{"bad.yaml:6:", "tasks", `did you mean "sequence"`}},
 		{"comparison of absent trainer", "[poslearn, margin]", "[poslearn, slack]", []string{"bad.yaml:15:", "compare", `"slack"`}},
-		{"duplicate trainer", "  - name: poslearn", "  - name: margin", []string{"listed twice"}},
+		{"duplicate trainer", "  - name: poslearn", "  - name: margin", []string{"bad.yaml:12:", "listed twice", "distinct label"}},
+		{"duplicate label", "  - name: poslearn", "  - name: poslearn\n    label: margin", []string{"bad.yaml:13:", "trainers.label", `label "margin" used twice`}},
+		{"label with a bar", "  - name: poslearn", "  - name: poslearn\n    label: \"a|b\"", []string{"bad.yaml:13:", "trainers.label"}},
+		{"figure baseline unknown", "compare:", "figures:\n  - {name: f, y: token_error, baseline: margn}\ncompare:", []string{"bad.yaml:15:", "figures.baseline", `did you mean "margin"`}},
+		{"figure x unknown", "compare:", "figures:\n  - {name: f, x: C, y: token_error}\ncompare:", []string{"bad.yaml:15:", `unknown x "C"`}},
 		{"synthetic settings on cora", "  - name: synthetic", "  - name: cora", []string{"only for the synthetic dataset"}},
 		{"not YAML", "seed: 3", "seed: [3", []string{"bad.yaml"}},
 		{"perceptron with C", "  - name: poslearn\n    C: [1]", "  - name: perceptron\n    C: [1]", []string{"bad.yaml:13:", "perceptron has no C"}},
@@ -128,4 +133,30 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("accepted a config without datasets or trainers: %q", data)
 		}
 	})
+}
+
+// Labels let one trainer appear several times; results, comparisons and
+// figures refer to the labels.
+func TestParseConfigLabels(t *testing.T) {
+	t.Parallel()
+	cfg, err := ParseConfig([]byte(`datasets: [{name: synthetic}]
+trainers:
+  - {name: crf, C: [1]}
+  - {name: entropy-margin, label: "beta=1", beta: 1, C: [1]}
+  - {name: entropy-margin, label: "beta=10", beta: 10, C: [1]}
+compare:
+  - ["beta=10", crf]
+figures:
+  - {name: f4, x: beta, y: token_error, baseline: crf}
+`), "labels.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := cfg.ReportSpec()
+	if want := []string{"crf", "beta=1", "beta=10"}; !slices.Equal(spec.Trainers, want) {
+		t.Errorf("report trainers %v, want %v", spec.Trainers, want)
+	}
+	if f := spec.Figures[0]; f.X != "beta" || f.Baseline != "crf" {
+		t.Errorf("figure %+v", f)
+	}
 }

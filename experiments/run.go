@@ -264,6 +264,7 @@ func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
 							Trainer: t.Name, Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations,
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
 							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Epochs: t.Epochs, K: t.K, Average: t.Average, Beta: t.Beta, LossScale: t.LossScale, Rescaling: t.Rescaling,
+							Label: t.Display(),
 						}
 						if phase == phaseTest {
 							c, ok := chosen[groupOf(u)]
@@ -294,8 +295,10 @@ func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
 }
 
 // groupOf names the selection group of a unit: everything but C and phase.
+// The label stands for the trainer and its fixed settings (entries are
+// distinct by label).
 func groupOf(u unitSpec) string {
-	return fmt.Sprintf("%s|%s|%s|%g|%d", u.Dataset, u.Task, u.Trainer, u.TrainFraction, u.Split)
+	return fmt.Sprintf("%s|%s|%s|%g|%d", u.Dataset, u.Task, u.display(), u.TrainFraction, u.Split)
 }
 
 // selectParams picks, per group, the C with the lowest validation token error
@@ -368,7 +371,7 @@ func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (m
 }
 
 func describe(u unitSpec) string {
-	return fmt.Sprintf("%s/%s %s C=%g split %d train %.0f%% (%s)", u.Dataset, u.Task, u.Trainer, u.C, u.Split, 100*u.TrainFraction, u.Phase)
+	return fmt.Sprintf("%s/%s %s C=%g split %d train %.0f%% (%s)", u.Dataset, u.Task, u.display(), u.C, u.Split, 100*u.TrainFraction, u.Phase)
 }
 
 func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, bool, error) {
@@ -428,8 +431,12 @@ func holdOutSeed(seed uint64, split int) uint64 {
 }
 
 func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
+	method := ""
+	if u.display() != u.Trainer {
+		method = u.Trainer
+	}
 	return report.Run{
-		Key: res.Key, Dataset: u.Dataset, Task: u.Task, Trainer: u.Trainer,
+		Key: res.Key, Dataset: u.Dataset, Task: u.Task, Trainer: u.display(), Method: method,
 		Params: u.params(), Selection: sel,
 		Split: u.Split, TrainFraction: u.TrainFraction, TrainSize: res.TrainSize, TestSize: res.EvalSize,
 		TokenError: res.TokenError, SpanF1: res.SpanF1, TrainSeconds: res.TrainSeconds,

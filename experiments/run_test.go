@@ -406,3 +406,51 @@ func TestUnitWithLabelUnseenInTraining(t *testing.T) {
 		}
 	}
 }
+
+// One trainer listed twice under different labels gives two columns, each
+// with its own validation and its own runs, and a β figure against a
+// baseline.
+func TestRunLabelledEntries(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, `name: labels
+seed: 4
+datasets:
+  - name: synthetic
+    synthetic: {sequences: 30, labels: 3, min_len: 4, max_len: 8}
+splits: {count: 2, train_fractions: [0.5]}
+trainers:
+  - {name: crf, C: [1]}
+  - {name: entropy-margin, label: em-b1, beta: 1, C: [0.1, 1]}
+  - {name: entropy-margin, label: em-b10, beta: 10, C: [0.1, 1]}
+figures:
+  - {name: fig-beta, x: beta, y: token_error, baseline: crf}
+`)
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	beta := map[string]float64{}
+	keys := map[string]bool{}
+	for _, r := range readRuns(t, dir) {
+		keys[r.Key] = true
+		switch r.Trainer {
+		case "crf":
+			if r.Method != "" {
+				t.Errorf("crf run has method %q", r.Method)
+			}
+		case "em-b1", "em-b10":
+			if r.Method != "entropy-margin" || len(r.Selection) != 2 {
+				t.Errorf("%s: method %q, %d candidates", r.Trainer, r.Method, len(r.Selection))
+			}
+			beta[r.Trainer] = r.Params["beta"]
+		default:
+			t.Errorf("unexpected trainer %q", r.Trainer)
+		}
+	}
+	if beta["em-b1"] != 1 || beta["em-b10"] != 10 || len(keys) != 6 {
+		t.Errorf("betas %v, %d distinct unit keys (want 6)", beta, len(keys))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "fig-beta.png")); err != nil {
+		t.Error(err)
+	}
+}

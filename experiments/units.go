@@ -51,6 +51,17 @@ type unitSpec struct {
 	Beta      float64  `json:"beta,omitempty"`
 	LossScale *float64 `json:"loss_scale,omitempty"`
 	Rescaling string   `json:"rescaling,omitempty"`
+	// Label is the config entry's display name (TrainerSpec.Display). It
+	// only names results, so it stays out of the key.
+	Label string `json:"-"`
+}
+
+// display is the name the unit's results go by: its label, or its trainer.
+func (u unitSpec) display() string {
+	if u.Label != "" {
+		return u.Label
+	}
+	return u.Trainer
 }
 
 // params returns the hyperparameters that were set, as reported in

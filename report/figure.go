@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -84,13 +85,14 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 	if err != nil {
 		return nil, err
 	}
-	q, _ := yQuantity(f.Y)
-
 	p := plot.New()
 	p.Title.Text = f.title()
 	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = "training size (%)"
-	p.Y.Label.Text = q.label
+	if f.X == XBeta {
+		p.X.Label.Text = "inverse temperature β (log scale)"
+	}
+	p.Y.Label.Text = f.yLabel()
 	p.Legend.Top = true
 	p.Legend.TextStyle.Font.Size = vg.Points(10)
 	grid := plotter.NewGrid()
@@ -112,8 +114,26 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 		p.Add(s.bars, s.line, s.points)
 		p.Legend.Add(s.trainer, s.line, s.points)
 	}
+	if f.Baseline != "" {
+		// The baseline is the zero line: points below it beat the baseline
+		// on an error, above it on F1.
+		zero := plotter.NewFunction(func(float64) float64 { return 0 })
+		zero.Color, zero.Width, zero.Dashes = color.Gray{Y: 0x55}, vg.Points(1), []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(zero)
+		p.Legend.Add(f.Baseline, zero)
+		// A Function has no data range: keep the zero line in view.
+		p.Y.Min, p.Y.Max = min(p.Y.Min, 0), max(p.Y.Max, 0)
+	}
 	p.Add(legendGutter{})
 	p.Legend.XOffs = -vg.Points(4) // keep the markers off the image edge
+	if f.X == XBeta {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		// Pad by a quarter decade each side so end points are not on the frame.
+		p.X.Min /= math.Pow(10, 0.25)
+		p.X.Max *= math.Pow(10, 0.25)
+		return &builtFigure{plot: p, series: ss}, nil
+	}
 	// Start at 0 so that the spacing of the training sizes reads
 	// truthfully; plot.Add has already widened Max to the data.
 	p.X.Min = 0
@@ -171,73 +191,146 @@ func sizeTicks(ss []series) plot.ConstantTicks {
 }
 
 // figureSeries aggregates the runs of f's dataset and task into one series
-// per trainer, points in ascending training fraction.
+// per trainer (or per method, for X = XBeta), points in ascending X.
 func figureSeries(runs []Run, f FigureSpec, trainers []string) ([]series, error) {
 	q, _ := yQuantity(f.Y)
+	value := func(r *Run) float64 { return q.value(r) }
+	var base map[baselineKey]float64
+	if f.Baseline != "" {
+		var err error
+		if base, err = baselineValues(runs, f, q); err != nil {
+			return nil, err
+		}
+		value = func(r *Run) float64 {
+			return q.value(r) - base[baselineKey{r.TrainFraction, r.Split}]
+		}
+	}
 	type pointKey struct {
-		trainer  string
-		fraction float64
+		series string
+		x      float64
 	}
 	groups := make(map[pointKey][]*Run)
 	splits := make(map[pointKey]map[int]string) // split -> run key, to find duplicates
 	order := slices.Clone(trainers)
+	if f.X == XBeta {
+		order = nil // lines are methods, in order of first appearance
+	}
+	fraction := math.NaN() // the one training fraction of an XBeta figure
 	for i := range runs {
 		r := &runs[i]
-		if r.Dataset != f.Dataset || r.Task != f.Task {
+		if r.Dataset != f.Dataset || r.Task != f.Task || r.Trainer == f.Baseline {
 			continue
 		}
-		if v := q.value(r); !isFinite(v) || !isFinite(r.TrainFraction) {
-			return nil, fmt.Errorf("report: figure %q: run %d (key %q): non-finite %s %v or train fraction %v",
-				f.Name, i, r.Key, f.Y, v, r.TrainFraction)
+		name, x := r.Trainer, 100*r.TrainFraction
+		if f.X == XBeta {
+			beta, ok := r.Params["beta"]
+			if !ok {
+				continue // a trainer without an inverse temperature
+			}
+			if !math.IsNaN(fraction) && r.TrainFraction != fraction {
+				return nil, fmt.Errorf("report: figure %q: x %q needs runs of one training fraction, found %g and %g",
+					f.Name, f.X, fraction, r.TrainFraction)
+			}
+			fraction = r.TrainFraction
+			name, x = cmp.Or(r.Method, r.Trainer), beta
+			if !(x > 0) {
+				return nil, fmt.Errorf("report: figure %q: run %d (key %q): beta %v is not positive, so it has no place on a log axis",
+					f.Name, i, r.Key, x)
+			}
 		}
-		k := pointKey{r.Trainer, r.TrainFraction}
+		if v := value(r); !isFinite(v) || !isFinite(x) {
+			return nil, fmt.Errorf("report: figure %q: run %d (key %q): non-finite %s %v or %s %v",
+				f.Name, i, r.Key, f.Y, v, f.X, x)
+		}
+		if base != nil {
+			if _, ok := base[baselineKey{r.TrainFraction, r.Split}]; !ok {
+				return nil, fmt.Errorf("report: figure %q: %s split %d (train %g) has no %s run to subtract",
+					f.Name, r.Trainer, r.Split, r.TrainFraction, f.Baseline)
+			}
+		}
+		k := pointKey{name, x}
 		if splits[k] == nil {
 			splits[k] = make(map[int]string)
 		}
 		if prev, dup := splits[k][r.Split]; dup {
-			return nil, fmt.Errorf("report: figure %q: runs %q and %q are both %s/%s/%g %s split %d",
-				f.Name, prev, r.Key, r.Dataset, r.Task, r.TrainFraction, r.Trainer, r.Split)
+			return nil, fmt.Errorf("report: figure %q: runs %q and %q are both %s/%s %s at %s %g, split %d",
+				f.Name, prev, r.Key, r.Dataset, r.Task, name, f.X, x, r.Split)
 		}
 		splits[k][r.Split] = r.Key
 		groups[k] = append(groups[k], r)
-		if !slices.Contains(order, r.Trainer) {
-			order = append(order, r.Trainer)
+		if !slices.Contains(order, name) {
+			order = append(order, name)
 		}
 	}
 	if len(groups) == 0 {
-		return nil, fmt.Errorf("report: figure %q: no runs for %s/%s", f.Name, f.Dataset, f.Task)
+		what := ""
+		if f.X == XBeta {
+			what = " with a beta parameter"
+		}
+		return nil, fmt.Errorf("report: figure %q: no runs%s for %s/%s", f.Name, what, f.Dataset, f.Task)
 	}
 
 	var out []series
-	for _, tr := range order {
-		var fractions []float64
+	for _, name := range order {
+		var xs []float64
 		for k := range groups {
-			if k.trainer == tr {
-				fractions = append(fractions, k.fraction)
+			if k.series == name {
+				xs = append(xs, k.x)
 			}
 		}
-		if len(fractions) == 0 {
+		if len(xs) == 0 {
 			continue
 		}
-		slices.Sort(fractions)
-		s := series{trainer: tr}
-		for _, fr := range fractions {
-			g := groups[pointKey{tr, fr}]
+		slices.Sort(xs)
+		s := series{trainer: name}
+		for _, x := range xs {
+			g := groups[pointKey{name, x}]
 			// Sum in split order so that the means do not depend on the
 			// order of runs.
 			slices.SortFunc(g, func(a, b *Run) int { return cmp.Compare(a.Split, b.Split) })
 			vals := make([]float64, len(g))
 			for i, r := range g {
-				vals[i] = q.value(r)
+				vals[i] = value(r)
 			}
 			mean, std := MeanStd(vals)
 			s.n = append(s.n, len(g))
-			s.data.XYs = append(s.data.XYs, plotter.XY{X: 100 * fr, Y: mean})
+			s.data.XYs = append(s.data.XYs, plotter.XY{X: x, Y: mean})
 			s.data.YErrors = append(s.data.YErrors, struct{ Low, High float64 }{Low: std, High: std})
 		}
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// baselineKey pairs a run with its baseline run.
+type baselineKey struct {
+	fraction float64
+	split    int
+}
+
+// baselineValues maps each (training fraction, split) of f.Baseline's runs
+// on f's dataset and task to its Y value.
+func baselineValues(runs []Run, f FigureSpec, q quantity) (map[baselineKey]float64, error) {
+	base := map[baselineKey]float64{}
+	for i := range runs {
+		r := &runs[i]
+		if r.Dataset != f.Dataset || r.Task != f.Task || r.Trainer != f.Baseline {
+			continue
+		}
+		k := baselineKey{r.TrainFraction, r.Split}
+		if _, dup := base[k]; dup {
+			return nil, fmt.Errorf("report: figure %q: two %s runs for split %d (train %g)", f.Name, f.Baseline, r.Split, r.TrainFraction)
+		}
+		v := q.value(r)
+		if !isFinite(v) {
+			return nil, fmt.Errorf("report: figure %q: run %d (key %q): non-finite %s %v", f.Name, i, r.Key, f.Y, v)
+		}
+		base[k] = v
+	}
+	if len(base) == 0 {
+		return nil, fmt.Errorf("report: figure %q: baseline %q has no runs on %s/%s", f.Name, f.Baseline, f.Dataset, f.Task)
+	}
+	return base, nil
 }
 
 // legendGutter is an invisible plotter that makes room for the legend

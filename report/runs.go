@@ -17,7 +17,8 @@ type Run struct {
 	Key           string             `json:"key"`               // stable unit key (hash)
 	Dataset       string             `json:"dataset"`           // e.g. "cora"
 	Task          string             `json:"task"`              // "sequence", "segmentation", "parsing"
-	Trainer       string             `json:"trainer"`           // e.g. "margin", "slack", "approx-slack", "poslearn"
+	Trainer       string             `json:"trainer"`           // e.g. "margin", "slack", "approx-slack", "poslearn", or a config's label
+	Method        string             `json:"method,omitempty"`  // the training method when Trainer is a label, e.g. "entropy-margin"
 	Params        map[string]float64 `json:"params"`            // selected hyperparameters, e.g. {"C": 1}
 	Selection     []Candidate        `json:"selection"`         // the grid and its validation scores
 	Split         int                `json:"split"`             // split index; runs are paired across trainers by it

@@ -10,22 +10,32 @@ import (
 	"slices"
 )
 
-// Quantities a [FigureSpec] can plot. X is always XTrainFraction for now.
+// Quantities a [FigureSpec] can plot.
 const (
 	XTrainFraction = "train_fraction" // training fraction, drawn in percent
-	YTokenError    = "token_error"    // token error, percent
-	YSpanF1        = "span_f1"        // span F1, percent
-	YTrainSeconds  = "train_seconds"  // wall-clock training time, seconds
+	// XBeta puts each trainer entry's inverse temperature β (Run.Params
+	// "beta", fixed per entry) on a logarithmic axis: one point per entry,
+	// one line per method (Run.Method), as in Pletscher et al.'s Figure 4.
+	XBeta         = "beta"
+	YTokenError   = "token_error"   // token error, percent
+	YSpanF1       = "span_f1"       // span F1, percent
+	YTrainSeconds = "train_seconds" // wall-clock training time, seconds
 )
 
-// FigureSpec describes one figure: one line per trainer of Y against X for
-// the runs of one dataset and task.
+// FigureSpec describes one figure: Y against X for the runs of one dataset
+// and task, one line per trainer (X = XTrainFraction) or per method
+// (X = XBeta).
 type FigureSpec struct {
 	Name    string `json:"name"`    // file stem, e.g. "figure1"
 	Dataset string `json:"dataset"` // e.g. "cora"
 	Task    string `json:"task"`    // e.g. "sequence"
-	X       string `json:"x"`       // XTrainFraction
+	X       string `json:"x"`       // XTrainFraction or XBeta
 	Y       string `json:"y"`       // YTokenError, YSpanF1 or YTrainSeconds
+	// Baseline, if set, names a trainer whose runs are subtracted split by
+	// split: each point is the mean and standard deviation over splits of
+	// Y(trainer) − Y(baseline), so a pairing removes the split-to-split
+	// variation the two share. The baseline itself is not drawn.
+	Baseline string `json:"baseline,omitempty"`
 	// Title is optional; the default names the dataset, task and Y.
 	Title string `json:"title,omitempty"`
 }
@@ -39,8 +49,8 @@ func (f FigureSpec) Validate() error {
 	if f.Dataset == "" || f.Task == "" {
 		return fmt.Errorf("report: figure %q: dataset and task must be set", f.Name)
 	}
-	if f.X != XTrainFraction {
-		return fmt.Errorf("report: figure %q: unknown x %q (want %q)", f.Name, f.X, XTrainFraction)
+	if f.X != XTrainFraction && f.X != XBeta {
+		return fmt.Errorf("report: figure %q: unknown x %q (want %q or %q)", f.Name, f.X, XTrainFraction, XBeta)
 	}
 	if _, ok := yQuantity(f.Y); !ok {
 		return fmt.Errorf("report: figure %q: unknown y %q (want %q, %q or %q)",
@@ -55,7 +65,24 @@ func (f FigureSpec) title() string {
 		return f.Title
 	}
 	q, _ := yQuantity(f.Y)
+	if f.Baseline != "" {
+		return fmt.Sprintf("%s/%s: %s minus %s's", f.Dataset, f.Task, q.name, f.Baseline)
+	}
 	return fmt.Sprintf("%s/%s: %s", f.Dataset, f.Task, q.name)
+}
+
+// yLabel is the Y axis label: the quantity with its unit, or, against a
+// baseline, the difference in the same unit.
+func (f FigureSpec) yLabel() string {
+	q, _ := yQuantity(f.Y)
+	if f.Baseline == "" {
+		return q.label
+	}
+	unit := "points"
+	if f.Y == YTrainSeconds {
+		unit = "s"
+	}
+	return fmt.Sprintf("%s − %s (%s)", q.name, f.Baseline, unit)
 }
 
 // validStem accepts names made of letters, digits, '-', '_' and '.', not
