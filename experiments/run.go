@@ -71,7 +71,7 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 	for i, t := range cfg.Trainers {
 		var reasons []string
 		for _, name := range cfg.Tasks {
-			if err := tasks()[name].supports(t.Name); err != nil {
+			if err := tasks()[name].supports(t); err != nil {
 				unsupported[[2]string{t.Name, name}] = true
 				reasons = append(reasons, fmt.Sprintf("trainer %q cannot serve task %q: %v", t.Name, name, err))
 			}

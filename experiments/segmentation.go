@@ -8,7 +8,6 @@ import (
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/models/segment"
 	"github.com/maxmargin/repro/structpred"
-	"github.com/maxmargin/repro/trainers"
 )
 
 // TaskSegmentation labels whole segments with a semi-Markov model (Sarawagi
@@ -65,10 +64,10 @@ func runSegmentationUnit(ctx context.Context, d *preparedData, u unitSpec, train
 
 // checkTrainerSupportsSegmentation refuses, at config time, a trainer the
 // semi-Markov model cannot serve.
-func checkTrainerSupportsSegmentation(trainer string) error {
+func checkTrainerSupportsSegmentation(t TrainerSpec) error {
 	probe, err := segment.New(nil, 1, 2, 1, true, semimarkov.Loss{})
 	if err != nil {
 		return err
 	}
-	return trainers.CanTrain[[]structpred.Segment](trainer, probe)
+	return canTrain[[]structpred.Segment](t, probe)
 }

@@ -118,12 +118,12 @@ func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*tr
 
 // checkTrainerSupportsSequence refuses, at config time, a trainer the chain
 // model cannot serve.
-func checkTrainerSupportsSequence(trainer string) error {
+func checkTrainerSupportsSequence(t TrainerSpec) error {
 	probe, err := chain.New(nil, 1, 2, true, decoders.Cost{})
 	if err != nil {
 		return err
 	}
-	return trainers.CanTrain[[]int](trainer, probe)
+	return canTrain[[]int](t, probe)
 }
 
 func pick[T any](xs []T, ids []int) []T {

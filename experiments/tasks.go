@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/maxmargin/repro/trainers"
 )
 
 // task is what the runner needs of a task: a check, at config time, that it
-// can serve a trainer, and the function that runs one unit.
+// can serve a trainer entry, and the function that runs one unit.
 type task struct {
-	supports func(trainer string) error
+	supports func(t TrainerSpec) error
 	run      unitFunc
 }
 
@@ -31,6 +33,22 @@ func KnownTasks() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// canTrain reports whether probe, an empty model of a task, serves trainer
+// entry t: the trainer's capabilities and, for slack-rescaled entropy-margin,
+// the slack-rescaled partition function (Pletscher et al. section 3.3), which
+// not every model can compute.
+func canTrain[Y any](t TrainerSpec, probe trainers.Model[Y]) error {
+	if err := trainers.CanTrain(t.Name, probe); err != nil {
+		return err
+	}
+	if t.Rescaling == trainers.Slack {
+		if _, ok := probe.(trainers.SlackLogLinear[Y]); !ok {
+			return fmt.Errorf("trainer %q with slack rescaling needs the slack-rescaled partition function, which this task does not provide", t.Name)
+		}
+	}
+	return nil
 }
 
 // dispatchUnit runs a unit with its task's function.
