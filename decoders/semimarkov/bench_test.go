@@ -65,3 +65,29 @@ func BenchmarkViolators(b *testing.B) {
 		dst = semimarkov.ComputeSpanMarginals(s, ws).Violators(truth, loss, ts, dst[:0])
 	}
 }
+
+// BenchmarkKBest5 is k-best MIRA's oracle with its usual k; compare with
+// BenchmarkViterbi (k = 1 costs about one Viterbi pass plus the list
+// bookkeeping).
+func BenchmarkKBest5(b *testing.B) {
+	s, _, _, ws := benchProblem(b)
+	for b.Loop() {
+		semimarkov.KBest(s, 5, ws)
+	}
+}
+
+func BenchmarkLossAugmentedKBest5(b *testing.B) {
+	s, truth, loss, ws := benchProblem(b)
+	for b.Loop() {
+		semimarkov.LossAugmentedKBest(s, truth, loss, 1, 5, ws)
+	}
+}
+
+// BenchmarkForwardBackward is the CRF gradient's inference step: the same
+// O(N·(L·K + K²)) passes as Viterbi, but with an exp per term.
+func BenchmarkForwardBackward(b *testing.B) {
+	s, _, _, ws := benchProblem(b)
+	for b.Loop() {
+		semimarkov.ForwardBackward(s, ws)
+	}
+}

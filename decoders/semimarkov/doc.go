@@ -41,6 +41,12 @@
 //     every segment (t, u, y) of length 1..L, the best segmentation containing
 //     it, and [SpanMarginals.Violators], PosLearn's most violating
 //     segmentation per span.
+//   - [KBest], [LossAugmentedKBest]: list Viterbi over segment boundaries,
+//     the k best segmentations (k-best MIRA).
+//   - [ForwardBackward], [LossAugmentedForwardBackward]: the sum-product
+//     passes in log space, giving log Z, the probability of every segment and
+//     the expected count of every label transition ([Posteriors]), which is
+//     what CRF and entropy-margin training need for the gradient.
 //
 // Package semimarkov/bruteforce enumerates all segmentations and is the test
 // oracle for all of them.
@@ -58,7 +64,8 @@
 // segment by segment from the left, each segment by label first and then by
 // end (shorter first). Ties between equally scored segmentations go to the
 // smallest in that order in every function except
-// [SpanMarginals.Segmentation], whose rule is given there. For L = 1 the
+// [SpanMarginals.Segmentation], whose rule is given there (a k-best list
+// orders equally scored segmentations the same way). For L = 1 the
 // order is the lexicographic order on labelings of package decoders. "Equal"
 // means equal as computed in floating point, so the rule is exact when scores
 // are small integers and otherwise only matters for genuine ties.

@@ -89,3 +89,60 @@ func ExampleSpanMarginals_Violators() {
 	// 0 {0 1 0} [{0 1 0} {1 4 1}] 6 2 1
 	// 5 {1 4 1} [{0 1 0} {1 4 1}] 6 2 1
 }
+
+func ExampleKBest() {
+	for _, r := range semimarkov.KBest(exampleScores(), 3, nil) {
+		fmt.Println(r.Segments, r.Score)
+	}
+	// Output:
+	// [{0 2 0} {2 4 1}] 6.5
+	// [{0 1 0} {1 4 1}] 6
+	// [{0 2 0} {2 3 0} {3 4 1}] 4.5
+}
+
+func ExampleLossAugmentedKBest() {
+	// With the loss added, the truth (6.5, loss 0) drops out of the top 3,
+	// overtaken by fine segmentations that share no segment with it (loss 6).
+	for _, r := range semimarkov.LossAugmentedKBest(exampleScores(), exampleTruth, semimarkov.DefaultLoss(2), 1, 3, nil) {
+		fmt.Println(r.Segments, r.Score)
+	}
+	// Output:
+	// [{0 1 0} {1 4 1}] 10
+	// [{0 1 0} {1 2 1} {2 3 0} {3 4 1}] 8.5
+	// [{0 1 0} {1 2 0} {2 3 0} {3 4 1}] 7.5
+}
+
+func ExampleForwardBackward() {
+	s := exampleScores()
+	p := semimarkov.ForwardBackward(s, nil)
+	fmt.Printf("log Z = %.4f\n", p.LogZ)
+	fmt.Printf("P(author [0,2)) = %.4f\n", p.Segment[s.Index(0, 2, 0)])
+	fmt.Printf("P(title [1,4)) = %.4f\n", p.Segment[s.Index(1, 4, 1)])
+	// Row START of Trans is the distribution of the first label.
+	fmt.Printf("P(first segment is an author) = %.4f\n", p.Trans[2*2+0])
+	// Output:
+	// log Z = 7.3328
+	// P(author [0,2)) = 0.6175
+	// P(title [1,4)) = 0.2854
+	// P(first segment is an author) = 0.9483
+}
+
+func ExampleLossAugmentedForwardBackward() {
+	// The tempered, loss-augmented distribution of the entropy-and-margin
+	// loss, p(y) ∝ exp(β(s(y) + L(y))): scale the scores and the loss by β.
+	// (1/β) log Z is close to the loss-augmented MAP value, 10.
+	const beta = 4
+	s := exampleScores()
+	for i := range s.Unary {
+		s.Unary[i] *= beta
+	}
+	for i := range s.Trans {
+		s.Trans[i] *= beta
+	}
+	p := semimarkov.LossAugmentedForwardBackward(s, exampleTruth, semimarkov.DefaultLoss(2), beta, nil)
+	fmt.Printf("(1/β) log Z = %.4f\n", p.LogZ/beta)
+	fmt.Printf("P(title [1,4)) = %.4f\n", p.Segment[s.Index(1, 4, 1)])
+	// Output:
+	// (1/β) log Z = 10.0007
+	// P(title [1,4)) = 0.9973
+}

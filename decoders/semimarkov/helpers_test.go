@@ -30,9 +30,10 @@ const (
 	floatScores scoreKind = iota // N(0, 2²): ties have probability zero
 	intScores                    // integers in [-2, 2]: many exact ties, exact arithmetic
 	noTrans                      // float unaries, nil Trans
+	bigScores                    // float scores ×1000: exp(s(y)) far outside float64's range
 )
 
-func (k scoreKind) String() string { return [...]string{"float", "int", "notrans"}[k] }
+func (k scoreKind) String() string { return [...]string{"float", "int", "notrans", "big"}[k] }
 
 // exact reports whether sums of this kind's scores are computed exactly, so
 // that tie-breaking can be compared with brute force segment for segment.
@@ -42,8 +43,11 @@ var allKinds = []scoreKind{floatScores, intScores, noTrans}
 
 func randScores(rng *rand.Rand, kind scoreKind, n, k, l int) *semimarkov.Scores {
 	draw := func() float64 {
-		if kind == intScores {
+		switch kind {
+		case intScores:
 			return float64(rng.IntN(5) - 2)
+		case bigScores:
+			return 1000 * 2 * rng.NormFloat64()
 		}
 		return 2 * rng.NormFloat64()
 	}

@@ -46,6 +46,15 @@ func TestPanics(t *testing.T) {
 		{"Backward p", func() { semimarkov.ComputeSpanMarginals(good, nil).Backward(0, 3) }},
 		{"Violators truth", func() { semimarkov.ComputeSpanMarginals(good, nil).Violators(truth[:1], d, 0, nil) }},
 		{"SpanIndex", func() { semimarkov.SpanIndex(3, 2, 0, 3) }},
+		{"KBest nil", func() { semimarkov.KBest(nil, 2, nil) }},
+		{"LossAugmentedKBest truth", func() { semimarkov.LossAugmentedKBest(good, truth[:1], d, 1, 2, nil) }},
+		{"LossAugmentedKBest loss K", func() { semimarkov.LossAugmentedKBest(good, truth, semimarkov.DefaultLoss(3), 1, 2, nil) }},
+		{"ForwardBackward short Unary", func() {
+			semimarkov.ForwardBackward(&semimarkov.Scores{N: 3, K: 2, L: 2, Unary: make([]float64, 11)}, nil)
+		}},
+		{"LossAugmentedForwardBackward truth", func() {
+			semimarkov.LossAugmentedForwardBackward(good, []structpred.Segment{seg(0, 1, 0), seg(2, 3, 0)}, d, 1, nil)
+		}},
 	}
 	for _, tt := range tests {
 		func() {
@@ -86,28 +95,42 @@ func TestWorkspaceReuse(t *testing.T) {
 			return []any{r, err}
 		})
 		check("SpanMarginals", func(ws *semimarkov.Workspace) any { return semimarkov.ComputeSpanMarginals(s, ws) })
+		check("KBest", func(ws *semimarkov.Workspace) any { return semimarkov.KBest(s, 7, ws) })
+		check("LossAugmentedKBest", func(ws *semimarkov.Workspace) any {
+			return semimarkov.LossAugmentedKBest(s, truth, loss, 1.5, 4, ws)
+		})
+		check("ForwardBackward", func(ws *semimarkov.Workspace) any { return semimarkov.ForwardBackward(s, ws) })
+		check("LossAugmentedForwardBackward", func(ws *semimarkov.Workspace) any {
+			return semimarkov.LossAugmentedForwardBackward(s, truth, loss, 1.5, ws)
+		})
 	}
 }
 
 // TestAllocs: with a warm Workspace the Viterbi family allocates only the
-// returned segmentation.
+// returned segmentation, KBest the returned list and one array for all its
+// segmentations, and ForwardBackward the result and one array for its tables.
 func TestAllocs(t *testing.T) {
 	s := randScores(newRand(5), floatScores, 30, 13, 6)
 	truth := randTruth(newRand(6), 30, 13, 6)
 	loss := semimarkov.DefaultLoss(13)
 	ws := new(semimarkov.Workspace)
 	tests := []struct {
-		name string
-		f    func()
+		name   string
+		f      func()
+		allocs float64
 	}{
-		{"Viterbi", func() { semimarkov.Viterbi(s, ws) }},
-		{"LossAugmented", func() { semimarkov.LossAugmented(s, truth, loss, 1, ws) }},
-		{"BestExcluding", func() { semimarkov.BestExcluding(s, truth, loss, 1, ws) }},
+		{"Viterbi", func() { semimarkov.Viterbi(s, ws) }, 1},
+		{"LossAugmented", func() { semimarkov.LossAugmented(s, truth, loss, 1, ws) }, 1},
+		{"BestExcluding", func() { semimarkov.BestExcluding(s, truth, loss, 1, ws) }, 1},
+		{"KBest", func() { semimarkov.KBest(s, 5, ws) }, 2},
+		{"LossAugmentedKBest", func() { semimarkov.LossAugmentedKBest(s, truth, loss, 1, 5, ws) }, 2},
+		{"ForwardBackward", func() { semimarkov.ForwardBackward(s, ws) }, 2},
+		{"LossAugmentedForwardBackward", func() { semimarkov.LossAugmentedForwardBackward(s, truth, loss, 1, ws) }, 2},
 	}
 	for _, tt := range tests {
 		tt.f()
-		if a := testing.AllocsPerRun(20, tt.f); a > 1 {
-			t.Errorf("%s: %v allocations per call, want 1", tt.name, a)
+		if a := testing.AllocsPerRun(20, tt.f); a > tt.allocs {
+			t.Errorf("%s: %v allocations per call, want %v", tt.name, a, tt.allocs)
 		}
 	}
 }

@@ -24,6 +24,23 @@ type Workspace struct {
 	lcH, lcB []float64
 	lcLoss   []int
 	lcSuf    []int
+
+	// KBest lists, (boundary, label, rank) flattened: H(i, y) and B(i, p)
+	// entries with their back-pointers, list lengths and merge cursors
+	khScore, kbScore []float64
+	khLen, khRank    []int32
+	kbNext, kbRank   []int32
+	khCount, kbCount []int32
+	kHeads, kLeft    []int32   // merge cursors and entries left in each list
+	kVals            []float64 // the value of each list head
+	kEnds            []int     // end of each decoded segmentation in segs
+	kTotal           []int     // segmentation counts of prefixes, to bound k
+
+	// ForwardBackward log-space tables, K-sized scratch rows and the
+	// factored transition sums
+	fbAlpha, fbEnter, fbH, fbBeta []float64
+	fbMax, fbSum                  []float64
+	fbLabels                      labelSums
 }
 
 // orNew returns w, or a fresh Workspace if w is nil.

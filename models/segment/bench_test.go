@@ -75,8 +75,9 @@ func predictNs(m *Model, w []float64) float64 {
 }
 
 // BenchmarkOracles times building the score tables, Predict, Score, one δf,
-// the bare PosLearn span-marginal step and every trainer's oracle as
-// CuttingPlane calls it (Separate with ξ = 0, building the proposed δf), at
+// the bare PosLearn span-marginal step, the k-best and log-loss oracles of
+// MIRA and the CRF, and every cutting-plane trainer's oracle as CuttingPlane
+// calls it (Separate with ξ = 0, building the proposed δf), at
 // a zero and a random w, each also as a multiple of one Predict in
 // "predicts/op". Sarawagi & Gupta (sec. 4.3.2): PosLearn's oracle is a
 // forward and a backward Viterbi pass.
@@ -133,6 +134,20 @@ func BenchmarkOracles(b *testing.B) {
 			var dst []trainers.PositionViolator[[]structpred.Segment]
 			for b.Loop() {
 				dst = m.PositionViolators(0, w, dst[:0])
+			}
+		})
+		// The online and log-linear trainers' oracles: MIRA's k-best list
+		// with Crammer et al.'s k, and the entropy-margin loss with its
+		// gradient.
+		run("kbest-5", func(b *testing.B) {
+			for b.Loop() {
+				m.KBest(0, w, 1, 5)
+			}
+		})
+		run("log-loss", func(b *testing.B) {
+			grad := make([]float64, m.Dim())
+			for b.Loop() {
+				m.LogLoss(0, w, 10, 1, grad)
 			}
 		})
 		for _, trainer := range trainers.CuttingPlaneTrainers() {

@@ -2,8 +2,8 @@
 // Sarawagi & Cohen (2004), as used for Cora segmentation by Sarawagi & Gupta
 // (ICML 2008, sections 4.3.2 and 5): feature vectors over whole segments and
 // the previous segment's label, score tables, the segment loss and the
-// decoders every cutting-plane trainer needs, expressed through the
-// capability interfaces of package trainers. It is the segmentation
+// inference every trainer of package trainers needs (see Trainers below),
+// expressed through its capability interfaces. It is the segmentation
 // counterpart of package models/chain and mirrors its API.
 //
 // # Features
@@ -73,4 +73,24 @@
 // recall and misclassification penalties; semimarkov.DefaultLoss by default).
 // Exact slack scaling (BestPerLoss) needs integer penalties; the other
 // trainers accept any non-negative ones.
+//
+// # Trainers
+//
+// The cutting-plane trainers use LossAugmented, BestExcluding, BestPerLoss
+// and PositionViolators; the perceptron and subgradient trainers
+// LossAugmented; k-best MIRA uses [Model.KBest] (list Viterbi over segment
+// boundaries); the CRF and entropy-margin trainers use [Model.LogLoss], the
+// margin-rescaled loss of Pletscher et al. with its gradient, from one
+// semi-Markov forward-backward pass on the loss-augmented, β-tempered
+// tables: the segment loss decomposes over predicted segments just as the
+// features do, so the tempered distribution is again a semi-Markov model and
+// its expected features are read off the segment probabilities and expected
+// transition counts.
+//
+// The slack-rescaled log-linear loss (trainers.SlackLogLinear, Pletscher et
+// al. section 3.3) is not provided: its exponent multiplies the loss by the
+// score, so the sum does not factorise over segments, and an exact version
+// would need a forward-backward over (boundary, label, loss so far) like
+// LossCount, for every loss value. trainers.CRF refuses slack rescaling for
+// this model with an error naming the missing capability.
 package segment

@@ -53,6 +53,13 @@ type Model struct {
 	viol  []semimarkov.SpanViolator
 
 	truthTok, predTok []int // per-token labels, for DeltaFeatures
+
+	// LogLoss: β-tempered score tables, and the per-token aggregates of the
+	// segment probabilities that the expected features are read from
+	tempered                              semimarkov.Scores
+	temperedTrans                         []float64
+	aggCover, aggStart, aggEnd, aggLength []float64
+	aggTail                               []float64
 }
 
 // Interface checks: the segmentation model serves every cutting-plane

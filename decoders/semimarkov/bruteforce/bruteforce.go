@@ -6,6 +6,10 @@
 package bruteforce
 
 import (
+	"cmp"
+	"math"
+	"slices"
+
 	"github.com/maxmargin/repro/decoders/semimarkov"
 	"github.com/maxmargin/repro/structpred"
 )
@@ -61,4 +65,45 @@ func Best(n, k, l int, f func([]structpred.Segment) float64, keep func([]structp
 		}
 	}
 	return best, ok
+}
+
+// Sorted is Enumerate ordered by decreasing value, in Compare order among
+// equal values: the order KBest promises.
+func Sorted(n, k, l int, f func([]structpred.Segment) float64) []semimarkov.Result {
+	out := Enumerate(n, k, l, f)
+	slices.SortStableFunc(out, func(a, b semimarkov.Result) int { return cmp.Compare(b.Score, a.Score) })
+	return out
+}
+
+// Posteriors computes the log partition function, segment probabilities and
+// expected transition counts of P(y) ∝ exp(f(y)) over the segmentations of n
+// tokens into segments of length 1..l labelled 0..k-1 (k, l ≥ 1), by summing
+// over all of them, shifting by the largest f so that large values do not
+// overflow. f need not decompose over segments.
+func Posteriors(n, k, l int, f func([]structpred.Segment) float64) *semimarkov.Posteriors {
+	all := Enumerate(n, k, l, f)
+	top := math.Inf(-1)
+	for _, r := range all {
+		top = max(top, r.Score)
+	}
+	p := &semimarkov.Posteriors{N: n, K: k, L: l, Segment: make([]float64, n*l*k), Trans: make([]float64, (k+1)*k)}
+	var z float64
+	for _, r := range all {
+		w := math.Exp(r.Score - top)
+		z += w
+		prev := k
+		for _, g := range r.Segments {
+			p.Segment[(g.Start*l+g.End-g.Start-1)*k+g.Label] += w
+			p.Trans[prev*k+g.Label] += w
+			prev = g.Label
+		}
+	}
+	for i := range p.Segment {
+		p.Segment[i] /= z
+	}
+	for i := range p.Trans {
+		p.Trans[i] /= z
+	}
+	p.LogZ = top + math.Log(z)
+	return p
 }

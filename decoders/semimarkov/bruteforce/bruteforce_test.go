@@ -2,6 +2,7 @@ package bruteforce_test
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -90,5 +91,45 @@ func TestBest(t *testing.T) {
 	all := bruteforce.Enumerate(2, 2, 2, f)
 	if len(all) != 6 || all[2].Score != 1 || all[0].Score != 2 {
 		t.Errorf("Enumerate = %v", all)
+	}
+}
+
+func TestSortedAndPosteriors(t *testing.T) {
+	t.Parallel()
+	seg := func(s, e, y int) structpred.Segment { return structpred.Segment{Start: s, End: e, Label: y} }
+	// Two tokens, one label, segments of up to 2 tokens: [0,1)[1,2) scores
+	// 0 and [0,2) scores log 3, so they have probabilities 1/4 and 3/4.
+	f := func(y []structpred.Segment) float64 {
+		if len(y) == 1 {
+			return math.Log(3)
+		}
+		return 0
+	}
+	sorted := bruteforce.Sorted(2, 1, 2, f)
+	if len(sorted) != 2 || !slices.Equal(sorted[0].Segments, []structpred.Segment{seg(0, 2, 0)}) {
+		t.Errorf("Sorted = %v, want [0,2) first", sorted)
+	}
+	// Ties keep Compare order.
+	tied := bruteforce.Sorted(2, 2, 1, func([]structpred.Segment) float64 { return 0 })
+	for i := 1; i < len(tied); i++ {
+		if semimarkov.Compare(tied[i-1].Segments, tied[i].Segments) >= 0 {
+			t.Errorf("Sorted ties out of Compare order: %v", tied)
+		}
+	}
+	p := bruteforce.Posteriors(2, 1, 2, f)
+	s := semimarkov.NewScores(2, 1, 2)
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+	want := map[int]float64{s.Index(0, 1, 0): 0.25, s.Index(1, 2, 0): 0.25, s.Index(0, 2, 0): 0.75}
+	for i, v := range p.Segment {
+		if !near(v, want[i]) {
+			t.Errorf("Segment[%d] = %v, want %v", i, v, want[i])
+		}
+	}
+	// START→0 once per segmentation, 0→0 only in the finer one.
+	if !near(p.LogZ, math.Log(4)) || !near(p.Trans[1], 1) || !near(p.Trans[0], 0.25) {
+		t.Errorf("LogZ = %v, Trans = %v; want log 4, [0.25 1]", p.LogZ, p.Trans)
+	}
+	if e := bruteforce.Posteriors(0, 2, 2, f); e.LogZ != 0 || len(e.Segment) != 0 {
+		t.Errorf("Posteriors on no tokens = %+v", e)
 	}
 }

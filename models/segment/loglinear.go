@@ -1,0 +1,153 @@
+package segment
+
+import (
+	"github.com/maxmargin/repro/decoders/semimarkov"
+	"github.com/maxmargin/repro/structpred"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// The segmentation model serves CRF and entropy-margin training (margin
+// rescaling only: it does not implement trainers.SlackLogLinear).
+var _ trainers.LogLinear[[]structpred.Segment] = (*Model)(nil)
+
+// LogLoss returns Pletscher et al.'s margin-rescaled loss of instance i,
+//
+//	(1/β) log Σ_y exp(β(s_i(y) + lossScale·L_i(y))) − s_i(y_i),
+//
+// and, if grad is non-nil, adds its gradient E_p[f(x_i, y)] − f(x_i, y_i)
+// into grad, where p(y) ∝ exp(β(s_i(y) + lossScale·L_i(y))). The sum is over
+// the segmentations into segments of length ≤ MaxLen, as for every decoder
+// of the model. Because the segment loss decomposes over predicted segments,
+// p is itself a semi-Markov model, with segment scores β·(unary +
+// lossScale·loss) and transition scores β·trans; one forward-backward pass
+// gives log Z, the probability of every segment and the expected count of
+// every label transition, and the expected features follow from those,
+// aggregated per token so that each token's attributes are visited once, as
+// in scoring. β must be positive.
+//
+// s_i(y_i) is computed from the features, so a truth with a segment longer
+// than MaxLen is scored exactly; it is then not in the sum, and the loss can
+// be negative (the gradient is still that of the value returned).
+func (m *Model) LogLoss(i int, w []float64, beta, lossScale float64, grad []float64) float64 {
+	x := m.data[i]
+	truth := m.score(x, w, x.Segments)
+	sc := m.scores(x, w)
+	// Temper into the model's own tables: sc.Trans aliases w.
+	t := &m.tempered
+	t.N, t.K, t.L = sc.N, sc.K, sc.L
+	t.Unary = grow(&t.Unary, len(sc.Unary))
+	for j, v := range sc.Unary {
+		t.Unary[j] = beta * v
+	}
+	t.Trans = nil
+	if len(sc.Trans) > 0 {
+		t.Trans = grow(&m.temperedTrans, len(sc.Trans))
+		for j, v := range sc.Trans {
+			t.Trans[j] = beta * v
+		}
+	}
+	post := semimarkov.LossAugmentedForwardBackward(t, x.Segments, m.loss, beta*lossScale, &m.ws)
+	if grad != nil {
+		m.addExpectedMinusTruth(x, post, grad)
+	}
+	return post.LogZ/beta - truth
+}
+
+// addExpectedMinusTruth adds E[f] − f(x, y) into grad, with E[f] read off
+// the posteriors. Every segment feature of the package doc belongs to one
+// token and label (or to the boundary and length blocks), so E[f] needs only
+// per-token aggregates of the segment probabilities, for each label c:
+//
+//	cover[p]   P(token p is inside a segment labelled c)   → inside of x_p
+//	start[t]   P(a segment labelled c starts at t)          → first of x_t, before of x_{t−1}, BOS at t = 0
+//	end[u]     P(a segment labelled c ends at u, exclusive) → last of x_{u−1}, after of x_u, EOS at u = n
+//	length[b]  expected number of segments in length bin b
+//
+// and the transition block is Posteriors.Trans itself. The truth enters the
+// same aggregates with weight −1 (its segments may be longer than L), so each
+// token's attributes are visited once, as addSegment and addEdges would
+// visit them for a single segmentation.
+func (m *Model) addExpectedMinusTruth(x Instance, post *semimarkov.Posteriors, grad []float64) {
+	n, k, l, a := len(x.Attrs), m.k, m.maxLen, m.attrs
+	cover := grow(&m.aggCover, n*k)
+	start := grow(&m.aggStart, (n+1)*k)
+	end := grow(&m.aggEnd, (n+1)*k)
+	length := grow(&m.aggLength, LengthBins*k)
+	tail := grow(&m.aggTail, k)
+	for _, buf := range [][]float64{cover, start, end, length} {
+		clear(buf)
+	}
+	for t := range n {
+		// tail accumulates, from the longest segment down, the probability
+		// of a segment starting at t and covering token t+ln−1.
+		clear(tail)
+		for ln := min(l, n-t); ln >= 1; ln-- {
+			row := post.Segment[(t*l+ln-1)*k:][:k]
+			cov, e, lb := cover[(t+ln-1)*k:][:k], end[(t+ln)*k:][:k], length[(min(ln, LengthBins)-1)*k:][:k]
+			for c, p := range row {
+				tail[c] += p
+				cov[c] += tail[c]
+				e[c] += p
+				lb[c] += p
+			}
+		}
+		copy(start[t*k:][:k], tail)
+	}
+	for _, g := range x.Segments {
+		c := g.Label
+		start[g.Start*k+c]--
+		end[g.End*k+c]--
+		length[(min(g.Len(), LengthBins)-1)*k+c]--
+		for p := g.Start; p < g.End; p++ {
+			cover[p*k+c]--
+		}
+	}
+
+	// block adds the K weights row to the block's entries of every attribute
+	// of token p.
+	block := func(p, b int, row []float64) {
+		for _, id := range x.Attrs[p] {
+			if id < 0 || int(id) >= a {
+				continue // as in scores: ids outside the index carry no weight
+			}
+			dst := grad[(b*a+int(id))*k:][:k]
+			for c, v := range row {
+				dst[c] += v
+			}
+		}
+	}
+	for p := range n {
+		block(p, blockInside, cover[p*k:][:k])
+		block(p, blockFirst, start[p*k:][:k])
+		block(p, blockLast, end[(p+1)*k:][:k])
+		if p+1 < n {
+			block(p, blockBefore, start[(p+1)*k:][:k])
+		}
+		if p > 0 {
+			block(p, blockAfter, end[p*k:][:k])
+		}
+	}
+	if n > 0 {
+		bos, eos := grad[m.boundaryOff():][:k], grad[m.boundaryOff()+k:][:k]
+		for c := range k {
+			bos[c] += start[c]
+			eos[c] += end[n*k+c]
+		}
+	}
+	lw := grad[m.lengthOff():][:LengthBins*k]
+	for j, v := range length {
+		lw[j] += v
+	}
+	if !m.edges {
+		return
+	}
+	trans := grad[m.edgeOff():][:(k+1)*k]
+	for j, v := range post.Trans {
+		trans[j] += v
+	}
+	prev := k
+	for _, g := range x.Segments {
+		trans[prev*k+g.Label]--
+		prev = g.Label
+	}
+}
