@@ -328,7 +328,7 @@ func TestRunUnsupportedTrainerTask(t *testing.T) {
 	only := mustConfig(t, strings.Replace(text, "splits:", "tasks: [segmentation]\nsplits:", 1))
 	dir := t.TempDir()
 	_, err := Run(context.Background(), only, Options{OutDir: dir})
-	if err == nil || !strings.Contains(err.Error(), `trainer "entropy-margin" cannot serve task "segmentation"`) || !strings.Contains(err.Error(), "small.yaml:") {
+	if err == nil || !strings.Contains(err.Error(), `trainer "entropy-margin" cannot serve task "segmentation": trainer "entropy-margin" with slack rescaling`) || !strings.Contains(err.Error(), "small.yaml:") {
 		t.Fatalf("err = %v", err)
 	}
 	if units, _ := filepath.Glob(filepath.Join(dir, "units", "*")); len(units) > 0 {
