@@ -19,8 +19,9 @@ import (
 
 // bruteLogLoss computes the loss and its gradient by enumerating every
 // segmentation into segments of length ≤ L, with the features written out
-// by denseFeatures: value (1/β) log Σ_y exp(β v(y)) − w·f(y_i) with
-// v = w·f + λ·L, and gradient Σ_y p(y) f(y) − f(y_i).
+// by denseFeatures: value (1/β) log Σ_y exp(β v(y)) − w·f(ŷ_i) with
+// v = w·f + λ·L(y_i, ·), and gradient Σ_y p(y) f(y) − f(ŷ_i), where ŷ_i
+// is the truth with segments longer than L cut (the truth itself if none).
 func bruteLogLoss(m *Model, i int, w []float64, beta, lossScale float64) (float64, []float64) {
 	x := m.data[i]
 	ys := bruteforce.Segmentations(len(x.Attrs), m.k, m.maxLen)
@@ -43,7 +44,7 @@ func bruteLogLoss(m *Model, i int, w []float64, beta, lossScale float64) (float6
 			grad[d] += p * f
 		}
 	}
-	truthF := denseFeatures(m, x, x.Segments)
+	truthF := denseFeatures(m, x, m.reachableTruth(i))
 	for d, f := range truthF {
 		grad[d] -= f
 	}
@@ -115,9 +116,9 @@ func TestLogLossFiniteDifferences(t *testing.T) {
 	}
 }
 
-// As β → ∞ the loss tends to the margin hinge max_y s(y) + L(y) − s(y_i),
+// As β → ∞ the loss tends to the margin hinge max_y s(y) + L(y) − s(ŷ_i),
 // from above and within log(#segmentations)/β (Pletscher et al., Lemma 1),
-// also when the truth has segments longer than L and is not in the sum.
+// with ŷ_i the reachable truth (the truth when no segment is longer than L).
 func TestLogLossLargeBetaIsMarginHinge(t *testing.T) {
 	t.Parallel()
 	for _, beta := range []float64{1e2, 1e3, 1e5} {
@@ -126,9 +127,8 @@ func TestLogLossLargeBetaIsMarginHinge(t *testing.T) {
 				rng := rand.New(rand.NewPCG(seed, uint64(s.n*100+s.k*10+s.l)+33))
 				m, w := randomModel(t, rng, s)
 				for i := range m.Len() {
-					x := m.data[i]
 					y := m.LossAugmented(i, w, 1)
-					hinge := m.Score(i, w, y) + m.Loss(i, y) - m.Score(i, w, x.Segments)
+					hinge := m.Score(i, w, y) + m.Loss(i, y) - m.Score(i, w, m.reachableTruth(i))
 					got := m.LogLoss(i, w, beta, 1, nil)
 					bound := math.Log(float64(len(bruteforce.Segmentations(s.n, s.k, s.l)))) / beta
 					slack := 1e-9 * math.Max(1, math.Abs(hinge))
@@ -138,6 +138,48 @@ func TestLogLossLargeBetaIsMarginHinge(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A truth with segments longer than L is outside the sum; the loss must
+// still be bounded below (by λ·L(ŷ_i) ≥ 0), whatever w, or training drifts
+// to weights that score only the undecodable truth.
+func TestLogLossBoundedBelowWithLongTruth(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(11, 12))
+	m, _ := randomModel(t, rng, shape{6, 3, 2, true, "integer", 5})
+	long := 0
+	for i := range m.Len() {
+		if m.reachable[i] == nil {
+			continue
+		}
+		long++
+		target := m.reachableTruth(i)
+		if err := semimarkov.CheckSegmentation(target, len(m.data[i].Attrs), m.k, m.maxLen); err != nil {
+			t.Fatalf("instance %d: reachable truth %v: %v", i, target, err)
+		}
+		for trial := range 20 {
+			w := make([]float64, m.Dim())
+			for j := range w {
+				w[j] = 50 * rng.NormFloat64()
+			}
+			// Push w along f(y_i) − f(ŷ_i): it raises the real truth's
+			// score alone, the direction in which a loss taken at y_i
+			// would fall without bound.
+			d := m.DeltaFeatures(i, target)
+			for j, id := range d.Idx {
+				w[id] += 100 * d.Val[j]
+			}
+			for _, lossScale := range []float64{0, 1} {
+				floor := lossScale * m.Loss(i, target)
+				if got := m.LogLoss(i, w, 1, lossScale, nil); got < floor-1e-9 {
+					t.Fatalf("instance %d trial %d λ=%v: loss %v below %v", i, trial, lossScale, got, floor)
+				}
+			}
+		}
+	}
+	if long == 0 {
+		t.Fatal("no instance with a segment longer than L: the test checks nothing")
 	}
 }
 

@@ -42,6 +42,10 @@ type Model struct {
 	edges  bool
 	loss   semimarkov.Loss
 	long   int       // training segments longer than maxLen
+	// reachable[i] is instance i's truth with every segment longer than
+	// maxLen cut into pieces of at most maxLen (nil: no long segment), the
+	// nearest segmentation the model's distributions give mass to.
+	reachable [][]structpred.Segment
 	lmax   []float64 // per instance: the largest loss of a segmentation
 	minPos float64   // smallest positive penalty
 
@@ -97,7 +101,7 @@ func New(data []Instance, numAttrs, k, maxLen int, edges bool, loss semimarkov.L
 	}
 	m := &Model{
 		data: data, attrs: numAttrs, k: k, maxLen: maxLen, edges: edges, loss: loss,
-		lmax: make([]float64, len(data)), minPos: math.Inf(1),
+		lmax: make([]float64, len(data)), minPos: math.Inf(1), reachable: make([][]structpred.Segment, len(data)),
 	}
 	for i, x := range data {
 		if err := semimarkov.CheckSegmentation(x.Segments, len(x.Attrs), k, 0); err != nil {
@@ -113,6 +117,7 @@ func New(data []Instance, numAttrs, k, maxLen int, edges bool, loss semimarkov.L
 		for _, g := range x.Segments {
 			if g.Len() > maxLen {
 				m.long++
+				m.reachable[i] = cutLong(x.Segments, maxLen)
 			}
 		}
 		m.lmax[i] = loss.Max(x.Segments, maxLen)
@@ -125,6 +130,28 @@ func New(data []Instance, numAttrs, k, maxLen int, edges bool, loss semimarkov.L
 		}
 	}
 	return m, nil
+}
+
+// cutLong returns segs with every segment longer than maxLen cut, left to
+// right, into pieces of maxLen tokens and a shorter remainder, each with
+// the segment's label.
+func cutLong(segs []structpred.Segment, maxLen int) []structpred.Segment {
+	var out []structpred.Segment
+	for _, g := range segs {
+		for start := g.Start; start < g.End; start += maxLen {
+			out = append(out, structpred.Segment{Start: start, End: min(start+maxLen, g.End), Label: g.Label})
+		}
+	}
+	return out
+}
+
+// reachableTruth returns instance i's truth, cut to segments of at most
+// maxLen tokens (see Model.reachable).
+func (m *Model) reachableTruth(i int) []structpred.Segment {
+	if r := m.reachable[i]; r != nil {
+		return r
+	}
+	return m.data[i].Segments
 }
 
 // Len returns the number of training instances.
