@@ -30,6 +30,9 @@ type Config struct {
 	Compare [][]string `yaml:"compare"`
 	// Figures lists the plots to draw (x: training fraction).
 	Figures []FigureSpec `yaml:"figures"`
+	// Paper, if present, holds the numbers the reproduced paper reports,
+	// which every report then shows beside ours.
+	Paper *PaperSpec `yaml:"paper"`
 
 	file string // where the config was read from, for messages
 	root *yaml.Node
@@ -121,6 +124,27 @@ type FigureSpec struct {
 	Y        string `yaml:"y"`        // token_error | span_f1 | train_seconds
 	Baseline string `yaml:"baseline"` // optional trainer subtracted split by split
 	Title    string `yaml:"title"`
+}
+
+// PaperSpec is what a paper reports for this experiment: where the numbers
+// come from and the numbers themselves.
+type PaperSpec struct {
+	Source string           `yaml:"source"` // e.g. "Sarawagi & Gupta (ICML 2008), Table 1"; required
+	Note   string           `yaml:"note"`   // how values were read or converted; optional
+	Values []PaperValueSpec `yaml:"values"`
+}
+
+// PaperValueSpec is one published result. Dataset, task and trainer must
+// be among the config's (the trainer by its display name, see
+// [TrainerSpec.Display]), so that a typo is caught here rather than shown
+// as a value we never ran. The metrics are pointers because a paper that
+// does not report one is not reporting 0.
+type PaperValueSpec struct {
+	Dataset    string   `yaml:"dataset"`
+	Task       string   `yaml:"task"`
+	Trainer    string   `yaml:"trainer"`
+	TokenError *float64 `yaml:"token_error"` // percent
+	SpanF1     *float64 `yaml:"span_f1"`     // percent
 }
 
 // Display returns the name the entry goes by in results: its label, or
@@ -347,6 +371,63 @@ func (c *Config) validate() error {
 			}
 		}
 	}
+	if c.Paper != nil {
+		return c.validatePaper()
+	}
+	return nil
+}
+
+// validatePaper checks the paper block. The report package checks the
+// same rules again when it reads report.json; here each error points at
+// the line and field to fix, and names must also be the config's own.
+func (c *Config) validatePaper() error {
+	p := c.Paper
+	if strings.TrimSpace(p.Source) == "" {
+		return c.errorf(c.line("paper", "source"), "paper.source", "required: name the paper and table the values come from")
+	}
+	if len(p.Values) == 0 {
+		return c.errorf(c.line("paper", "values"), "paper.values", "at least one value is required")
+	}
+	var datasetNames []string
+	for _, d := range c.Datasets {
+		datasetNames = append(datasetNames, d.Name)
+	}
+	names := []struct {
+		key   string
+		known []string
+		value func(PaperValueSpec) string
+	}{
+		{"dataset", datasetNames, func(v PaperValueSpec) string { return v.Dataset }},
+		{"task", c.Tasks, func(v PaperValueSpec) string { return v.Task }},
+		{"trainer", trainerNames(c.Trainers), func(v PaperValueSpec) string { return v.Trainer }},
+	}
+	for i, v := range p.Values {
+		for _, n := range names {
+			line, field := c.line("paper", "values", i, n.key), "paper.values."+n.key
+			switch name := n.value(v); {
+			case name == "":
+				return c.errorf(line, field, "required; one of the config's %ss: %s", n.key, strings.Join(n.known, ", "))
+			case !slices.Contains(n.known, name):
+				return c.errorf(line, field, "%s %q is not among the config's %ss%s", n.key, name, n.key, suggest(name, n.known))
+			}
+		}
+		if v.TokenError == nil && v.SpanF1 == nil {
+			return c.errorf(c.line("paper", "values", i), "paper.values", "give token_error, span_f1 or both")
+		}
+		for _, m := range []struct {
+			key string
+			x   *float64
+		}{{"token_error", v.TokenError}, {"span_f1", v.SpanF1}} {
+			if m.x != nil && !(*m.x >= 0 && *m.x <= 100) {
+				return c.errorf(c.line("paper", "values", i, m.key), "paper.values."+m.key, "must be a percentage in [0, 100], got %v", *m.x)
+			}
+		}
+		for j, w := range p.Values[:i] {
+			if w.Dataset == v.Dataset && w.Task == v.Task && w.Trainer == v.Trainer {
+				return c.errorf(c.line("paper", "values", i), "paper.values", "%s/%s %s listed twice (first at line %d)", v.Dataset, v.Task, v.Trainer, c.line("paper", "values", j))
+			}
+		}
+	}
 	return nil
 }
 
@@ -355,7 +436,8 @@ func (f FigureSpec) reportSpec() report.FigureSpec {
 }
 
 // ReportSpec is what the report package needs to render this experiment's
-// results without the config: trainer order, t-tests and figures.
+// results without the config: trainer order, t-tests, figures and the
+// paper's numbers.
 func (c *Config) ReportSpec() report.Spec {
 	s := report.Spec{Title: c.Name, Trainers: trainerNames(c.Trainers)}
 	for _, p := range c.Compare {
@@ -364,7 +446,30 @@ func (c *Config) ReportSpec() report.Spec {
 	for _, f := range c.Figures {
 		s.Figures = append(s.Figures, f.reportSpec())
 	}
+	if c.Paper != nil {
+		s.Paper = c.Paper.reportReference()
+	}
 	return s
+}
+
+// reportReference copies p, metrics included, so that the spec shares no
+// memory with the config.
+func (p *PaperSpec) reportReference() *report.PaperReference {
+	clone := func(x *float64) *float64 {
+		if x == nil {
+			return nil
+		}
+		v := *x
+		return &v
+	}
+	ref := &report.PaperReference{Source: p.Source, Note: p.Note}
+	for _, v := range p.Values {
+		ref.Values = append(ref.Values, report.PaperValue{
+			Dataset: v.Dataset, Task: v.Task, Trainer: v.Trainer,
+			TokenError: clone(v.TokenError), SpanF1: clone(v.SpanF1),
+		})
+	}
+	return ref
 }
 
 func trainerNames(ts []TrainerSpec) []string {

@@ -2,9 +2,12 @@ package experiments
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/report"
 )
 
 const validConfig = `name: t
@@ -82,6 +85,26 @@ func TestParseConfigErrors(t *testing.T) {
 		{"perceptron with C", "  - name: poslearn\n    C: [1]", "  - name: perceptron\n    C: [1]", []string{"bad.yaml:13:", "perceptron has no C"}},
 		{"entropy-margin without beta", "  - name: poslearn", "  - name: entropy-margin", []string{"bad.yaml:12:", "beta > 0"}},
 		{"bad rescaling", "    C: [1]\n", "    C: [1]\n    rescaling: both\n", []string{"bad.yaml:14:", "margin or slack"}},
+		// A paper block goes in at line 14, before compare:; its first
+		// value is on line 17.
+		{"paper without source", "compare:", "paper:\n  values:\n    - {dataset: synthetic, task: sequence, trainer: margin, token_error: 1}\ncompare:", []string{"bad.yaml:14:", "paper.source", "required"}},
+		{"paper with blank source", "compare:", "paper:\n  source: \" \"\n  values:\n    - {dataset: synthetic, task: sequence, trainer: margin, token_error: 1}\ncompare:", []string{"bad.yaml:15:", "paper.source", "required"}},
+		{"paper without values", "compare:", "paper:\n  source: x\ncompare:", []string{"bad.yaml:14:", "paper.values", "at least one value"}},
+		{"paper unknown key", "compare:", "paper:\n  sources: x\ncompare:", []string{"bad.yaml:15:", "paper.sources", `did you mean "source"`}},
+		{"paper value unknown key", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, span_f: 1}"), []string{"bad.yaml:17:", "paper.values.span_f", `did you mean "span_f1"`}},
+		{"paper value wrong type", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: high}"), []string{"bad.yaml", "line 17", "high"}},
+		{"paper unknown trainer", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margn, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.trainer", `trainer "margn" is not among the config's trainers`, `did you mean "margin"`}},
+		{"paper trainer not in config", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: slack, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.trainer", `trainer "slack" is not among the config's trainers`}},
+		{"paper unknown dataset", "compare:", paperBlock("{dataset: synthetc, task: sequence, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.dataset", `did you mean "synthetic"`}},
+		{"paper dataset not in config", "compare:", paperBlock("{dataset: cora, task: sequence, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.dataset", `dataset "cora" is not among the config's datasets`}},
+		{"paper unknown task", "compare:", paperBlock("{dataset: synthetic, task: sequense, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.task", `did you mean "sequence"`}},
+		{"paper task not in config", "compare:", paperBlock("{dataset: synthetic, task: segmentation, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.task", `task "segmentation" is not among the config's tasks`}},
+		{"paper value without trainer", "compare:", paperBlock("{dataset: synthetic, task: sequence, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.trainer", "required; one of the config's trainers: margin, poslearn"}},
+		{"paper value without metrics", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin}"), []string{"bad.yaml:17:", "paper.values", "token_error, span_f1 or both"}},
+		{"paper value negative", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: -1}"), []string{"bad.yaml:17:", "paper.values.token_error", "[0, 100], got -1"}},
+		{"paper value above 100", "compare:", paperBlock("dataset: synthetic\n      task: sequence\n      trainer: margin\n      token_error: 12\n      span_f1: 100.5"), []string{"bad.yaml:21:", "paper.values.span_f1", "[0, 100], got 100.5"}},
+		{"paper value NaN", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, span_f1: .nan}"), []string{"bad.yaml:17:", "paper.values.span_f1", "got NaN"}},
+		{"paper value twice", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: 1}\n    - {dataset: synthetic, task: sequence, trainer: poslearn, token_error: 1}\n    - {dataset: synthetic, task: sequence, trainer: margin, span_f1: 2}"), []string{"bad.yaml:19:", "paper.values", "synthetic/sequence margin listed twice (first at line 17)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,6 +126,73 @@ func TestParseConfigErrors(t *testing.T) {
 				t.Errorf("error %T is not a *ConfigError", err)
 			}
 		})
+	}
+}
+
+// paperBlock is a paper block with one value (YAML for a list item),
+// inserted before compare:, so that the value starts at line 17 of
+// validConfig.
+func paperBlock(value string) string {
+	return "paper:\n  source: x\n  values:\n    - " + value + "\ncompare:"
+}
+
+// A config's paper block reaches the report spec whole: every value, by
+// the trainer's label, with absent metrics left absent.
+func TestParseConfigPaper(t *testing.T) {
+	t.Parallel()
+	const cfgText = `datasets: [{name: synthetic}]
+tasks: [sequence, segmentation]
+trainers:
+  - {name: margin, C: [1]}
+  - {name: entropy-margin, label: "beta=10", beta: 10, C: [1]}
+paper:
+  source: "Sarawagi & Gupta (ICML 2008), Table 1"
+  note: "token error = 100 - 100*accuracy"
+  values:
+    - {dataset: synthetic, task: sequence, trainer: margin, token_error: 12.3, span_f1: 74.9}
+    - {dataset: synthetic, task: segmentation, trainer: margin, span_f1: 0}
+    - {dataset: synthetic, task: sequence, trainer: "beta=10", token_error: 100}
+`
+	cfg, err := ParseConfig([]byte(cfgText), "paper.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := func(x float64) *float64 { return &x }
+	want := &report.PaperReference{
+		Source: "Sarawagi & Gupta (ICML 2008), Table 1",
+		Note:   "token error = 100 - 100*accuracy",
+		Values: []report.PaperValue{
+			{Dataset: "synthetic", Task: "sequence", Trainer: "margin", TokenError: f(12.3), SpanF1: f(74.9)},
+			{Dataset: "synthetic", Task: "segmentation", Trainer: "margin", SpanF1: f(0)},
+			{Dataset: "synthetic", Task: "sequence", Trainer: "beta=10", TokenError: f(100)},
+		},
+	}
+	spec := cfg.ReportSpec()
+	if !reflect.DeepEqual(spec.Paper, want) {
+		t.Errorf("ReportSpec().Paper = %+v, want %+v", spec.Paper, want)
+	}
+	if err := spec.Validate(); err != nil {
+		t.Errorf("the report package rejects the spec: %v", err)
+	}
+	*cfg.Paper.Values[0].TokenError = 50
+	if *spec.Paper.Values[0].TokenError != 12.3 {
+		t.Error("the report spec shares its values with the config")
+	}
+
+	// A labelled entry goes by its label only.
+	bad := strings.Replace(cfgText, `trainer: "beta=10"`, "trainer: entropy-margin", 1)
+	_, err = ParseConfig([]byte(bad), "paper.yaml")
+	if err == nil || !strings.Contains(err.Error(), "paper.yaml:12: paper.values.trainer: trainer \"entropy-margin\" is not among the config's trainers") {
+		t.Errorf("error %v, want one about entropy-margin at line 12", err)
+	}
+
+	// Without a paper block there is no reference.
+	plain, err := ParseConfig([]byte(validConfig), "valid.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.ReportSpec().Paper != nil {
+		t.Error("ReportSpec has a paper reference for a config without one")
 	}
 }
 

@@ -23,6 +23,11 @@
 //     ([Figure], [SaveFigure]): one line per trainer of token error, span
 //     F1 or training time against training size, with ±1 standard
 //     deviation error bars over splits, written as PNG, SVG and PDF.
+//   - [ComparePaper], which sets the numbers a paper reports
+//     ([PaperReference]) beside ours from the same [Table], with the
+//     difference ours − paper, so that a report shows at a glance what
+//     reproduces ([PaperTable.WriteText], [PaperTable.WriteMarkdown],
+//     [PaperTable.WriteCSV]).
 //   - [WriteAll], which writes all of the above and an index.html summary
 //     into a results directory, as described by a [Spec] stored there as
 //     report.json; [ReportDir] re-renders a directory from its runs.jsonl

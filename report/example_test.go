@@ -60,6 +60,52 @@ func ExampleSummarize() {
 	// | sequence | cora    | poslearn | 3 |           4.0 |       30.0 |       150.0 |
 }
 
+func ExampleComparePaper() {
+	// Three splits of margin scaling and PosLearn on Cora, set beside the
+	// numbers a paper reports; the paper gives no span F1 for PosLearn,
+	// and we have no slack-scaling runs.
+	tokenError := map[string][]float64{"margin": {12.1, 12.9, 11.9}, "poslearn": {9.4, 9.9, 9.5}}
+	spanF1 := map[string][]float64{"margin": {74.8, 73.9, 75.6}, "poslearn": {83.5, 82.8, 83.7}}
+	var runs []report.Run
+	for _, trainer := range []string{"margin", "poslearn"} {
+		for split, tok := range tokenError[trainer] {
+			runs = append(runs, report.Run{
+				Dataset: "cora", Task: "sequence", Trainer: trainer, Split: split,
+				TrainFraction: 0.25, TokenError: tok, SpanF1: spanF1[trainer][split],
+			})
+		}
+	}
+	tab, err := report.Summarize(runs, report.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	percent := func(x float64) *float64 { return &x }
+	ref := report.PaperReference{
+		Source: "Sarawagi & Gupta (ICML 2008), Table 1",
+		Values: []report.PaperValue{
+			{Dataset: "cora", Task: "sequence", Trainer: "margin", TokenError: percent(12.3), SpanF1: percent(74.9)},
+			{Dataset: "cora", Task: "sequence", Trainer: "slack", TokenError: percent(10.6), SpanF1: percent(82.1)},
+			{Dataset: "cora", Task: "sequence", Trainer: "poslearn", TokenError: percent(9.45)},
+		},
+	}
+	if err := ref.Validate(); err != nil {
+		log.Fatal(err)
+	}
+	if err := report.ComparePaper(tab, ref).WriteText(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// Against the paper: Sarawagi & Gupta (ICML 2008), Table 1
+	// +---------+----------+----------+---+--------------+---------------+------------+-----------+------------+---------+
+	// | dataset | task     | trainer  | n | error (ours) | error (paper) | error diff | F1 (ours) | F1 (paper) | F1 diff |
+	// +---------+----------+----------+---+--------------+---------------+------------+-----------+------------+---------+
+	// | cora    | sequence | margin   | 3 |     12.3±0.5 |          12.3 |        0.0 |  74.8±0.9 |       74.9 |    -0.1 |
+	// | cora    | sequence | slack    | 0 |            - |          10.6 |          - |         - |       82.1 |       - |
+	// | cora    | sequence | poslearn | 3 |    9.60±0.26 |          9.45 |      +0.15 |         - |          - |       - |
+	// +---------+----------+----------+---+--------------+---------------+------------+-----------+------------+---------+
+	// error: token error (%); F1: span F1 (%); ours: mean±std over n splits; diff: ours - paper in percentage points; -: not reported by the paper, or no runs of ours.
+}
+
 func ExamplePairedTTest() {
 	// Student's sleep data: extra hours of sleep under two drugs, paired
 	// by patient.

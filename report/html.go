@@ -18,6 +18,7 @@ type indexPage struct {
 	Links        []string // other files of the report, relative to it
 	Metric       string   // what decides the bold cell
 	Results      htmlTable
+	Paper        *htmlPaper // nil without a paper reference
 	Tests        []string
 	TestsCaption string
 	Cost         htmlTable
@@ -49,6 +50,13 @@ func (c htmlCell) Class() string {
 		return "best"
 	}
 	return ""
+}
+
+// htmlPaper is the "Against the paper" section.
+type htmlPaper struct {
+	Source, Note string
+	Legend       string
+	Table        htmlTable
 }
 
 type htmlFigure struct {
@@ -84,6 +92,15 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 <h2>Results</h2>
 <p>Mean ± standard deviation over splits of token error (%) / span F1 (%); the best mean {{.Metric}} of each row is in bold.</p>
 {{template "table" .Results}}
+{{- with .Paper}}
+<h2>Against the paper</h2>
+<p>Source: {{.Source}}</p>
+{{- with .Note}}
+<p>Note: {{.}}</p>
+{{- end}}
+<p>{{.Legend}}</p>
+{{template "table" .Table}}
+{{- end}}
 {{- with .Tests}}
 <h2>Paired t-tests</h2>
 <p>{{$.TestsCaption}}</p>
@@ -135,8 +152,9 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 }
 
 // newIndexPage gathers what index.html shows. It reads config.yaml from
-// dir if it exists, and links runs.jsonl and report.json if they exist.
-func newIndexPage(dir string, runs []Run, spec Spec, t *Table) (*indexPage, error) {
+// dir if it exists, and links runs.jsonl and report.json if they exist;
+// paper is nil when the spec has no paper reference.
+func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable) (*indexPage, error) {
 	page := &indexPage{
 		Title:        spec.Title,
 		NRuns:        len(runs),
@@ -148,6 +166,10 @@ func newIndexPage(dir string, runs []Run, spec Spec, t *Table) (*indexPage, erro
 		CostCaption:  costTitle,
 		Cost:         costHTML(t),
 		Warnings:     t.Warnings,
+	}
+	if paper != nil {
+		page.Paper = paperHTML(paper)
+		page.Links = append(page.Links, "paper.md", "paper.txt", "paper.csv")
 	}
 	if page.Title == "" {
 		abs, err := filepath.Abs(dir)
@@ -208,7 +230,19 @@ func resultsHTML(t *Table) htmlTable {
 // are numbers.
 func costHTML(t *Table) htmlTable {
 	head, body := t.costGrid(identity)
-	nText := len(t.keyHeader()) + 1
+	return gridHTML(head, body, len(t.keyHeader())+1)
+}
+
+// paperHTML is the comparison with the paper; the columns after the
+// trainer's are numbers.
+func paperHTML(p *PaperTable) *htmlPaper {
+	head, body := p.grid(identity)
+	return &htmlPaper{Source: p.Source, Note: p.Note, Legend: paperLegend, Table: gridHTML(head, body, len(p.keyHeader()))}
+}
+
+// gridHTML turns a string grid into an HTML table whose columns from
+// nText on are right-aligned numbers.
+func gridHTML(head []string, body [][]string, nText int) htmlTable {
 	cells := func(ss []string) []htmlCell {
 		out := make([]htmlCell, len(ss))
 		for i, s := range ss {

@@ -180,17 +180,20 @@ func (e *errWriter) printf(format string, args ...any) {
 
 func identity(s string) string { return s }
 
+// asciiRenderer draws table borders with ASCII characters, which look the
+// same in any terminal or editor.
+func asciiRenderer() tw.Renderer {
+	return renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})
+}
+
 // WriteText writes the table as ASCII box tables: the results (best cell
 // of each row marked with "*"), the paired t-tests, the training cost and
 // any warnings.
 func (t *Table) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
-	ascii := func() tw.Renderer {
-		return renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})
-	}
 	nKey := len(t.keyHeader())
 	head, body := t.mainGrid(identity, func(s string) string { return s + "*" })
-	if err := writeTW(ew, ascii(), head, body, alignments(nKey, len(head))); err != nil {
+	if err := writeTW(ew, asciiRenderer(), head, body, alignments(nKey, len(head))); err != nil {
 		return err
 	}
 	ew.printf("* best mean %s in the row\n", metricName(t.Metric))
@@ -203,7 +206,7 @@ func (t *Table) WriteText(w io.Writer) error {
 	head, body = t.costGrid(identity)
 	if len(body) > 0 {
 		ew.printf("\n%s\n", costTitle)
-		if err := writeTW(ew, ascii(), head, body, alignments(nKey+1, len(head))); err != nil {
+		if err := writeTW(ew, asciiRenderer(), head, body, alignments(nKey+1, len(head))); err != nil {
 			return err
 		}
 	}

@@ -141,10 +141,14 @@ type Spec struct {
 	TokenOnlyTasks []string `json:"token_only_tasks,omitempty"`
 	// Figures are drawn in order; their names must be distinct.
 	Figures []FigureSpec `json:"figures,omitempty"`
+	// Paper, if set, holds the numbers a paper reports; the report then
+	// shows ours beside them (see [ComparePaper]).
+	Paper *PaperReference `json:"paper,omitempty"`
 }
 
-// Validate checks trainer names, comparisons and figures. Whether the
-// trainers of a comparison have runs is checked later, by [Summarize].
+// Validate checks trainer names, comparisons, figures and the paper's
+// values. Whether the trainers of a comparison have runs is checked later,
+// by [Summarize]; paper values without runs are allowed (shown as "-").
 func (s Spec) Validate() error {
 	for i, tr := range s.Trainers {
 		if tr == "" {
@@ -169,6 +173,18 @@ func (s Spec) Validate() error {
 		for _, g := range s.Figures[:i] {
 			if g.Name == f.Name {
 				return fmt.Errorf("report: spec: two figures named %q", f.Name)
+			}
+		}
+	}
+	if s.Paper != nil {
+		if err := s.Paper.Validate(); err != nil {
+			return err
+		}
+		// A token-only task has no span F1 of ours to set beside the
+		// paper's, so such a value is a mistake rather than a "-".
+		for _, v := range s.Paper.Values {
+			if v.SpanF1 != nil && slices.Contains(s.TokenOnlyTasks, v.Task) {
+				return fmt.Errorf("report: paper: %s: span_f1 given for task %q, which has no spans", v.name(), v.Task)
 			}
 		}
 	}

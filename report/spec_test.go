@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,6 +30,16 @@ func TestSpecValidate(t *testing.T) {
 		edit(&s)
 		return s
 	}
+	withPaper := func(edit func(*PaperReference)) Spec {
+		s := curveSpec()
+		ref := fixturePaper()
+		edit(&ref)
+		s.Paper = &ref
+		return s
+	}
+	withValue := func(edit func(*PaperValue)) Spec {
+		return withPaper(func(p *PaperReference) { edit(&p.Values[0]) })
+	}
 	withFigure := func(edit func(*FigureSpec)) Spec {
 		f := fig
 		edit(&f)
@@ -54,6 +66,23 @@ func TestSpecValidate(t *testing.T) {
 		{"bad x", withFigure(func(f *FigureSpec) { f.X = "train_size" }), `unknown x "train_size"`},
 		{"no x", withFigure(func(f *FigureSpec) { f.X = "" }), `unknown x ""`},
 		{"bad y", withFigure(func(f *FigureSpec) { f.Y = "accuracy" }), `unknown y "accuracy"`},
+		{"paper", withPaper(func(*PaperReference) {}), ""},
+		{"paper without source", withPaper(func(p *PaperReference) { p.Source = " " }), "empty source"},
+		{"paper without values", withPaper(func(p *PaperReference) { p.Values = nil }), "no values"},
+		{"paper value without dataset", withValue(func(v *PaperValue) { v.Dataset = "" }), "value 0: dataset, task and trainer must be set"},
+		{"paper value without task", withValue(func(v *PaperValue) { v.Task = "" }), "value 0: dataset, task and trainer must be set"},
+		{"paper value without trainer", withValue(func(v *PaperValue) { v.Trainer = "" }), "value 0: dataset, task and trainer must be set"},
+		{"paper value without metrics", withValue(func(v *PaperValue) { v.TokenError, v.SpanF1 = nil, nil }), "cora/sequence margin: no token_error or span_f1"},
+		{"paper value zero", withValue(func(v *PaperValue) { v.TokenError = ptr(0) }), ""},
+		{"paper value hundred", withValue(func(v *PaperValue) { v.SpanF1 = ptr(100) }), ""},
+		{"paper value negative", withValue(func(v *PaperValue) { v.TokenError = ptr(-0.5) }), "token_error -0.5 is not a percentage"},
+		{"paper value above 100", withValue(func(v *PaperValue) { v.SpanF1 = ptr(100.5) }), "span_f1 100.5 is not a percentage"},
+		{"paper value NaN", withValue(func(v *PaperValue) { v.SpanF1 = ptr(math.NaN()) }), "span_f1 NaN is not a percentage"},
+		{"paper value twice", withPaper(func(p *PaperReference) { p.Values = append(p.Values, p.Values[0]) }), "cora/sequence margin listed twice"},
+		{"paper span F1 of a token-only task", with(func(s *Spec) {
+			s.TokenOnlyTasks = []string{"parsing"}
+			s.Paper = &PaperReference{Source: "x", Values: []PaperValue{{Dataset: "danish", Task: "parsing", Trainer: "margin", SpanF1: ptr(50)}}}
+		}), `span_f1 given for task "parsing"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.spec.Validate()
@@ -80,6 +109,27 @@ func TestSpecRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ReadSpec = %+v, want %+v", got, want)
 	}
+	withPaper := paperSpec()
+	if err := WriteSpec(path, withPaper); err != nil {
+		t.Fatal(err)
+	}
+	got, err = ReadSpec(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, withPaper) {
+		t.Errorf("ReadSpec = %+v, want %+v", got, withPaper)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An absent metric stays absent rather than becoming a reported 0.
+	if !bytes.Contains(b, []byte(`"trainer": "crf",
+        "token_error": 9
+      }`)) {
+		t.Errorf("report.json does not leave out the crf value's span_f1:\n%s", b)
+	}
 	if err := WriteSpec(path, Spec{Trainers: []string{"a", "a"}}); err == nil {
 		t.Error("WriteSpec wrote an invalid spec")
 	}
@@ -94,6 +144,8 @@ func TestReadSpecErrors(t *testing.T) {
 		{"trailing data", `{"trainers": ["margin"]} {}`, "trailing data"},
 		{"invalid figure", `{"figures": [{"name": "f", "dataset": "cora", "task": "sequence", "x": "train_fraction", "y": "f1"}]}`, `unknown y "f1"`},
 		{"not JSON", `trainers: [margin]`, "invalid character"},
+		{"unknown paper field", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin", "accuracy": 0.9}]}}`, `unknown field "accuracy"`},
+		{"invalid paper", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin"}]}}`, "no token_error or span_f1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), SpecFile)

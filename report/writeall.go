@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -34,11 +35,14 @@ type Result struct {
 //   - table.md, table.txt, table.csv and table.tex: the [Table] that
 //     [Summarize] makes with the spec's trainers, comparisons and
 //     token-only tasks;
+//   - paper.md, paper.txt and paper.csv, when spec.Paper is set: the
+//     paper's values beside ours ([ComparePaper]);
 //   - NAME.png, NAME.svg and NAME.pdf for every figure of spec ([Figure],
 //     [SaveFigure]);
 //   - index.html: a self-contained summary with relative links only,
-//     showing the results table, the paired t-tests, the training cost,
-//     the figures and, if dir holds a config.yaml, that config.
+//     showing the results table, the comparison with the paper, the paired
+//     t-tests, the training cost, the figures and, if dir holds a
+//     config.yaml, that config.
 //
 // Everything is rendered before the first file is written, so an invalid
 // spec or a figure without runs leaves dir as it was.
@@ -80,33 +84,59 @@ func writeAll(dir string, runs []Run, spec Spec) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var paper *PaperTable
+	if spec.Paper != nil {
+		paper = ComparePaper(t, *spec.Paper)
+	}
 	plots := make([]*plot.Plot, len(spec.Figures))
 	for i, f := range spec.Figures {
 		if plots[i], err = Figure(runs, f, spec.Trainers); err != nil {
 			return nil, err
 		}
 	}
-	page, err := newIndexPage(dir, runs, spec, t)
+	page, err := newIndexPage(dir, runs, spec, t, paper)
 	if err != nil {
 		return nil, err
 	}
-	index := indexTemplate()
 
-	res := &Result{Table: t}
-	tables := []struct {
+	// Render every text file into memory first, so that a rendering error
+	// cannot leave some files new and others old.
+	type rendering struct {
 		name  string
 		write func(io.Writer) error
-	}{
+	}
+	renderings := []rendering{
 		{"table.md", t.WriteMarkdown},
 		{"table.txt", t.WriteText},
 		{"table.csv", t.WriteCSV},
 		{"table.tex", t.WriteLaTeX},
 	}
-	for _, tab := range tables {
-		if err := writeAtomic(filepath.Join(dir, tab.name), tab.write); err != nil {
+	if paper != nil {
+		renderings = append(renderings,
+			rendering{"paper.md", paper.WriteMarkdown},
+			rendering{"paper.txt", paper.WriteText},
+			rendering{"paper.csv", paper.WriteCSV},
+		)
+	}
+	index := indexTemplate()
+	renderings = append(renderings, rendering{"index.html", func(w io.Writer) error { return index.Execute(w, page) }})
+	texts := make([][]byte, len(renderings))
+	for i, r := range renderings {
+		var buf bytes.Buffer
+		if err := r.write(&buf); err != nil {
+			return nil, fmt.Errorf("report: rendering %s: %w", r.name, err)
+		}
+		texts[i] = buf.Bytes()
+	}
+
+	// index.html goes last: it links the other files.
+	last := len(renderings) - 1
+	res := &Result{Table: t}
+	for i, r := range renderings[:last] {
+		if err := writeFileAtomic(filepath.Join(dir, r.name), texts[i]); err != nil {
 			return nil, err
 		}
-		res.Files = append(res.Files, tab.name)
+		res.Files = append(res.Files, r.name)
 	}
 	for i, f := range spec.Figures {
 		if err := SaveFigure(plots[i], dir, f.Name); err != nil {
@@ -116,13 +146,10 @@ func writeAll(dir string, runs []Run, spec Spec) (*Result, error) {
 			res.Files = append(res.Files, f.Name+"."+ext)
 		}
 	}
-	err = writeAtomic(filepath.Join(dir, "index.html"), func(w io.Writer) error {
-		return index.Execute(w, page)
-	})
-	if err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, renderings[last].name), texts[last]); err != nil {
 		return nil, err
 	}
-	res.Files = append(res.Files, "index.html")
+	res.Files = append(res.Files, renderings[last].name)
 	return res, nil
 }
 

@@ -41,13 +41,13 @@ type Model struct {
 	maxLen int // L: longest segment the decoders consider
 	edges  bool
 	loss   semimarkov.Loss
-	long   int       // training segments longer than maxLen
+	long   int // training segments longer than maxLen
 	// reachable[i] is instance i's truth with every segment longer than
 	// maxLen cut into pieces of at most maxLen (nil: no long segment), the
 	// nearest segmentation the model's distributions give mass to.
 	reachable [][]structpred.Segment
-	lmax   []float64 // per instance: the largest loss of a segmentation
-	minPos float64   // smallest positive penalty
+	lmax      []float64 // per instance: the largest loss of a segmentation
+	minPos    float64   // smallest positive penalty
 
 	sc    semimarkov.Scores
 	tok   []float64 // per-token block sums, tok[(p*attrBlocks+block)*K+c]
