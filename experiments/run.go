@@ -468,13 +468,24 @@ func (r *runner) writeOutputs(runs []report.Run) error {
 	if err := report.WriteAll(r.opt.OutDir, runs, spec); err != nil {
 		return err
 	}
-	if r.opt.Stdout != nil {
-		txt, err := os.ReadFile(filepath.Join(r.opt.OutDir, "table.txt"))
+	if r.opt.Stdout == nil {
+		return nil
+	}
+	printed := []string{"table.txt"}
+	if spec.Paper != nil {
+		printed = append(printed, "paper.txt")
+	}
+	for i, name := range printed {
+		txt, err := os.ReadFile(filepath.Join(r.opt.OutDir, name))
 		if err != nil {
 			return err
 		}
-		_, err = r.opt.Stdout.Write(txt)
-		return err
+		if i > 0 {
+			txt = append([]byte("\n"), txt...)
+		}
+		if _, err := r.opt.Stdout.Write(txt); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -456,3 +456,24 @@ figures:
 		t.Error(err)
 	}
 }
+
+// A config's paper values are printed after the table, beside ours.
+func TestRunPrintsPaperComparison(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, smallConfig+`paper:
+  source: "a made-up table"
+  values:
+    - {dataset: synthetic, task: sequence, trainer: margin, token_error: 12.5}
+`)
+	var out bytes.Buffer
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	table := strings.Index(got, "poslearn")
+	paper := strings.Index(got, "Against the paper: a made-up table")
+	if table < 0 || paper < table || !strings.Contains(got[paper:], "12.5") {
+		t.Errorf("stdout lacks the table followed by the paper comparison:\n%s", got)
+	}
+}

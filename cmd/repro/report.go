@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/maxmargin/repro/report"
@@ -46,6 +49,13 @@ func reportCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !*quiet {
 		if err := res.Table.WriteText(stdout); err != nil {
 			return err
+		}
+		if slices.Contains(res.Files, "paper.txt") {
+			txt, err := os.ReadFile(filepath.Join(dir, "paper.txt"))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "\n%s", txt)
 		}
 	}
 	fmt.Fprintf(stderr, "repro: wrote %s in %s\n", strings.Join(res.Files, ", "), dir)
