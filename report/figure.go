@@ -114,16 +114,6 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 		p.Add(s.bars, s.line, s.points)
 		p.Legend.Add(s.trainer, s.line, s.points)
 	}
-	if f.Baseline != "" {
-		// The baseline is the zero line: points below it beat the baseline
-		// on an error, above it on F1.
-		zero := plotter.NewFunction(func(float64) float64 { return 0 })
-		zero.Color, zero.Width, zero.Dashes = color.Gray{Y: 0x55}, vg.Points(1), []vg.Length{vg.Points(4), vg.Points(3)}
-		p.Add(zero)
-		p.Legend.Add(f.Baseline, zero)
-		// A Function has no data range: keep the zero line in view.
-		p.Y.Min, p.Y.Max = min(p.Y.Min, 0), max(p.Y.Max, 0)
-	}
 	p.Add(legendGutter{})
 	p.Legend.XOffs = -vg.Points(4) // keep the markers off the image edge
 	if f.X == XBeta {
@@ -132,6 +122,9 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 		// Pad by a quarter decade each side so end points are not on the frame.
 		p.X.Min /= math.Pow(10, 0.25)
 		p.X.Max *= math.Pow(10, 0.25)
+		if err := addZeroLine(p, f); err != nil {
+			return nil, err
+		}
 		return &builtFigure{plot: p, series: ss}, nil
 	}
 	// Start at 0 so that the spacing of the training sizes reads
@@ -145,7 +138,35 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 	if ticks := sizeTicks(ss); ticks != nil {
 		p.X.Tick.Marker = ticks
 	}
+	if err := addZeroLine(p, f); err != nil {
+		return nil, err
+	}
 	return &builtFigure{plot: p, series: ss}, nil
+}
+
+// addZeroLine draws the baseline of a figure with one as a dashed line at
+// Y = 0 across the final X range (points below it beat the baseline on an
+// error, above it on F1), and widens the Y range to show it off the frame.
+// It must run after the X range is fixed.
+func addZeroLine(p *plot.Plot, f FigureSpec) error {
+	if f.Baseline == "" {
+		return nil
+	}
+	zero, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: 0}, {X: p.X.Max, Y: 0}})
+	if err != nil {
+		return fmt.Errorf("report: figure %q: %w", f.Name, err)
+	}
+	zero.Color, zero.Width, zero.Dashes = color.Gray{Y: 0x55}, vg.Points(1), []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(zero)
+	p.Legend.Add(f.Baseline+" (baseline)", zero)
+	pad := 0.05 * (max(p.Y.Max, 0) - min(p.Y.Min, 0))
+	if p.Y.Max <= 0 {
+		p.Y.Max = pad
+	}
+	if p.Y.Min >= 0 {
+		p.Y.Min = -pad
+	}
+	return nil
 }
 
 // allAt reports whether every point of ss has X = x.
