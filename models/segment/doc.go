@@ -64,8 +64,12 @@
 // predicted exactly (every constraint still has a well-defined δf and loss,
 // and the trainers work unchanged); PosLearn has slack variables only for
 // spans of length ≤ L, while a long true span still costs its recall penalty
-// in the loss of every predicted segmentation. [Model.LongSegments] reports
-// how many training segments exceed L, so a runner can report the effect.
+// in the loss of every predicted segmentation. The log-linear losses are the
+// exception: their sum over segmentations excludes the long truth, which
+// would leave them unbounded below, so [Model.LogLoss] scores the truth with
+// long segments cut into pieces of at most L tokens. [Model.LongSegments]
+// reports how many training segments exceed L, so a runner can report the
+// effect.
 //
 // # Loss
 //
