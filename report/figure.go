@@ -1,12 +1,14 @@
 package report
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 
@@ -385,7 +387,15 @@ func SaveFigure(p *plot.Plot, dir, stem string) error {
 		c := newFigureCanvas(ext)
 		p.Draw(draw.New(c))
 		err := writeAtomic(filepath.Join(dir, stem+"."+ext), func(w io.Writer) error {
-			_, err := c.WriteTo(w)
+			if ext != "pdf" {
+				_, err := c.WriteTo(w)
+				return err
+			}
+			var buf bytes.Buffer
+			if _, err := c.WriteTo(&buf); err != nil {
+				return err
+			}
+			_, err := w.Write(fixPDFDates(buf.Bytes()))
 			return err
 		})
 		if err != nil {
@@ -393,6 +403,18 @@ func SaveFigure(p *plot.Plot, dir, stem string) error {
 		}
 	}
 	return nil
+}
+
+// pdfDate matches the creation and modification dates that the PDF writer
+// stamps with the current time.
+var pdfDate = regexp.MustCompile(`(/(?:CreationDate|ModDate) \(D:)[0-9]{14}`)
+
+// fixPDFDates replaces the PDF's creation and modification dates with a
+// fixed one, so that the same runs render to byte-identical files and a
+// re-rendered report shows no spurious change. The replacement has the same
+// length, so the byte offsets in the PDF's cross-reference table stay valid.
+func fixPDFDates(pdf []byte) []byte {
+	return pdfDate.ReplaceAll(pdf, []byte("${1}19700101000000"))
 }
 
 // newFigureCanvas returns a FigureWidth × FigureHeight canvas for one of

@@ -1,8 +1,13 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -170,5 +175,40 @@ func TestFigureSpecValidateX(t *testing.T) {
 	f.X = "C"
 	if err := f.Validate(); err == nil || !strings.Contains(err.Error(), `unknown x "C"`) {
 		t.Fatalf("x = C: error %v", err)
+	}
+}
+
+// PDFs carry no wall-clock dates, so re-rendering a report changes no file.
+func TestSaveFigurePDFHasFixedDates(t *testing.T) {
+	fig, err := Figure(betaRuns(), betaFigure(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := SaveFigure(fig, dir, "f"); err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := os.ReadFile(filepath.Join(dir, "f.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dates := regexp.MustCompile(`/(CreationDate|ModDate) \(D:([0-9]+)`).FindAllSubmatch(pdf, -1)
+	if len(dates) != 2 {
+		t.Fatalf("found %d PDF dates, want CreationDate and ModDate", len(dates))
+	}
+	for _, d := range dates {
+		if string(d[2]) != "19700101000000" {
+			t.Errorf("%s = %s, want the fixed 19700101000000", d[1], d[2])
+		}
+	}
+	// The rewrite keeps the length, so the cross-reference offsets hold:
+	// the trailer's startxref must point at the "xref" keyword.
+	m := regexp.MustCompile(`startxref\s+([0-9]+)`).FindSubmatch(pdf)
+	if m == nil {
+		t.Fatal("no startxref")
+	}
+	off, _ := strconv.Atoi(string(m[1]))
+	if off >= len(pdf) || !bytes.HasPrefix(pdf[off:], []byte("xref")) {
+		t.Errorf("startxref %d does not point at the xref table", off)
 	}
 }
