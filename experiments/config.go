@@ -28,7 +28,7 @@ type Config struct {
 	Trainers []TrainerSpec `yaml:"trainers"`
 	// Compare lists trainer pairs for paired t-tests, e.g. [poslearn, margin].
 	Compare [][]string `yaml:"compare"`
-	// Figures lists the plots to draw (x: training fraction).
+	// Figures lists the plots to draw (x: training fraction or β).
 	Figures []FigureSpec `yaml:"figures"`
 	// Paper, if present, holds the numbers the reproduced paper reports,
 	// which every report then shows beside ours.
