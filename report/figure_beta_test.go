@@ -149,7 +149,7 @@ func TestBetaFigureErrors(t *testing.T) {
 		{"duplicate beta", func(r []Run, f *FigureSpec) []Run {
 			return append(r, Run{Key: "extra", Dataset: "ocr", Task: "sequence", Trainer: "other", Method: "entropy-margin",
 				Params: map[string]float64{"beta": 10}, Split: 1})
-		}, "split 1"},
+		}, "are both ocr/sequence entropy-margin at beta 10, split 1"},
 		{"non-positive beta", func(r []Run, f *FigureSpec) []Run {
 			return append(r, Run{Key: "extra", Dataset: "ocr", Task: "sequence", Trainer: "zero", Method: "z",
 				Params: map[string]float64{"beta": 0}, Split: 1})
