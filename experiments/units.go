@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
+	"github.com/maxmargin/repro/internal/atomicfile"
 	"os"
 	"path/filepath"
 )
@@ -157,28 +157,5 @@ func (c unitCache) store(r unitResult) error {
 	return writeFileAtomic(c.path(r.Key), append(b, '\n'))
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory, synced before it is renamed over path.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after a successful rename
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("syncing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
+// writeFileAtomic is the shared atomic writer (files 0644).
+func writeFileAtomic(path string, data []byte) error { return atomicfile.WriteFile(path, data) }

@@ -1,13 +1,12 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/maxmargin/repro/internal/atomicfile"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"gonum.org/v1/plot"
@@ -153,47 +152,17 @@ func writeAll(dir string, runs []Run, spec Spec) (*Result, error) {
 	return res, nil
 }
 
-// writeFileAtomic writes data to path with [writeAtomic].
+// writeFileAtomic and writeAtomic are the shared atomic writer, errors
+// prefixed with the package.
 func writeFileAtomic(path string, data []byte) error {
-	return writeAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+	if err := atomicfile.WriteFile(path, data); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
 }
 
-// writeAtomic writes path through a temporary file in the same directory
-// that is synced and then renamed over path, so that a reader (say, a
-// browser refreshing index.html) never sees a half-written file and a
-// crash leaves the old file or the new one. The file gets mode 0644.
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()           // may already be closed; the write error matters more
-			os.Remove(f.Name()) // best effort
-		}
-	}()
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
-		return fmt.Errorf("report: writing %s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("report: writing %s: %w", path, err)
-	}
-	// CreateTemp makes the file private; results are meant to be shared.
-	if err := f.Chmod(0o644); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
+func writeAtomic(path string, write func(io.Writer) error) error {
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
