@@ -22,7 +22,8 @@ const defaultSegmentQuantile = 0.99
 
 // runSegmentationUnit trains a semi-Markov model on the train indices and
 // scores the eval indices: token error on the induced labels, span F1 over
-// exact segments.
+// exact segments, and the section 4.3.2 segment error (see
+// metrics.Counts.SegmentError).
 func runSegmentationUnit(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
 	idx := features.BuildIndex(pick(d.attrs, train))
 	instance := func(attrs [][]int32, s structpred.Sequence) segment.Instance {
@@ -41,7 +42,7 @@ func runSegmentationUnit(ctx context.Context, d *preparedData, u unitSpec, train
 	if err != nil {
 		return unitResult{}, err
 	}
-	res, seconds, err := trainUnit(ctx, m, u)
+	res, cost, err := trainUnit(ctx, m, u)
 	if err != nil {
 		return unitResult{}, err
 	}
@@ -57,7 +58,8 @@ func runSegmentationUnit(ctx context.Context, d *preparedData, u unitSpec, train
 			return unitResult{}, err
 		}
 	}
-	out := scored(train, eval, &counts, res, seconds)
+	out := scored(train, eval, &counts, res, cost)
+	out.SegmentError = counts.SegmentError()
 	out.MaxSegmentLength, out.LongTrainSegments, out.LongEvalSegments = maxLen, m.LongSegments(), longEval
 	return out, nil
 }

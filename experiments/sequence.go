@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/maxmargin/repro/decoders"
 	"github.com/maxmargin/repro/features"
@@ -36,11 +35,11 @@ func encode[T any](d *preparedData, idx *features.Index, ids []int, build func(a
 
 // scored assembles a unit's result from its evaluation counts and training
 // statistics.
-func scored(train, eval []int, counts *metrics.Counts, res *trainers.Result, seconds float64) unitResult {
+func scored(train, eval []int, counts *metrics.Counts, res *trainers.Result, cost timing) unitResult {
 	return unitResult{
 		TrainSize: len(train), EvalSize: len(eval),
 		TokenError: counts.TokenError(), SpanF1: counts.SpanF1(),
-		TrainSeconds: seconds, Iterations: res.Iterations, Constraints: res.Constraints,
+		TrainSeconds: cost.Wall, CPUSeconds: cost.CPU, Iterations: res.Iterations, Constraints: res.Constraints,
 		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,
 	}
 }
@@ -56,7 +55,7 @@ func runSequenceUnit(ctx context.Context, d *preparedData, u unitSpec, train, ev
 	if err != nil {
 		return unitResult{}, err
 	}
-	res, seconds, err := trainUnit(ctx, m, u)
+	res, cost, err := trainUnit(ctx, m, u)
 	if err != nil {
 		return unitResult{}, err
 	}
@@ -66,16 +65,27 @@ func runSequenceUnit(ctx context.Context, d *preparedData, u unitSpec, train, ev
 			return unitResult{}, err
 		}
 	}
-	return scored(train, eval, &counts, res, seconds), nil
+	return scored(train, eval, &counts, res, cost), nil
 }
 
-// trainUnit trains model m with the unit's trainer and settings. C maps to
-// every trainer's own regularisation so that one grid means the same
-// objective scale ½‖w‖² + C Σ_i loss_i throughout (subgradient: λ = 1/(C·n)).
-func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*trainers.Result, float64, error) {
-	start := time.Now()
+// trainUnit trains model m with the unit's trainer and settings, and
+// measures what the training cost. C maps to every trainer's own
+// regularisation so that one grid means the same objective scale
+// ½‖w‖² + C Σ_i loss_i throughout (subgradient: λ = 1/(C·n)).
+func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*trainers.Result, timing, error) {
 	var res *trainers.Result
-	var err error
+	cost, err := timed(func() (err error) {
+		res, err = fit(ctx, m, u)
+		return err
+	})
+	if err != nil {
+		return nil, timing{}, fmt.Errorf("%s (C=%g): %w", u.Trainer, u.C, err)
+	}
+	return res, cost, nil
+}
+
+// fit dispatches to the unit's trainer.
+func fit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (res *trainers.Result, err error) {
 	switch u.Trainer {
 	case trainers.PerceptronName, trainers.MIRAName, trainers.SubgradientName:
 		s := trainers.OnlineSettings{Epochs: u.Epochs, Seed: u.Seed + uint64(u.Split), K: u.K, C: u.C}
@@ -110,10 +120,7 @@ func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*tr
 			res, err = trainers.CuttingPlane(ctx, m.Len(), m.Dim(), sep, s)
 		}
 	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("%s (C=%g): %w", u.Trainer, u.C, err)
-	}
-	return res, time.Since(start).Seconds(), nil
+	return res, err
 }
 
 // checkTrainerSupportsSequence refuses, at config time, a trainer the chain

@@ -113,13 +113,18 @@ type unitResult struct {
 	TokenError   float64  `json:"token_error"`
 	SpanF1       float64  `json:"span_f1"`
 	TrainSeconds float64  `json:"train_seconds"`
-	Iterations   int      `json:"iterations"`
-	Constraints  int      `json:"constraints"`
-	Primal       float64  `json:"primal"`
-	Dual         float64  `json:"dual"`
-	Gap          float64  `json:"gap"`
-	Converged    bool     `json:"converged"`
-	Version      string   `json:"version,omitempty"`
+	// CPUSeconds is the training thread's CPU time (0: not measured).
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	// SegmentError is Sarawagi & Gupta's section 4.3.2 error in percent
+	// (segmentation units only; see metrics.Counts.SegmentError).
+	SegmentError float64 `json:"segment_error,omitempty"`
+	Iterations   int     `json:"iterations"`
+	Constraints  int     `json:"constraints"`
+	Primal       float64 `json:"primal"`
+	Dual         float64 `json:"dual"`
+	Gap          float64 `json:"gap"`
+	Converged    bool    `json:"converged"`
+	Version      string  `json:"version,omitempty"`
 	// Segmentation only: the maximum segment length chosen from the training
 	// data, and how many true segments exceed it (kept in training, never
 	// predictable at test time).

@@ -72,3 +72,40 @@ func ExampleCounts() {
 	fmt.Printf("token error %.1f%%, span F1 %.1f%%\n", c.TokenError(), c.SpanF1())
 	// Output: token error 25.0%, span F1 40.0%
 }
+
+func TestSegmentError(t *testing.T) {
+	t.Parallel()
+	seg := func(a, b, y int) structpred.Segment { return structpred.Segment{Start: a, End: b, Label: y} }
+	truth := []structpred.Segment{seg(0, 2, 1), seg(2, 3, 1), seg(3, 5, 0)}
+	tests := []struct {
+		name string
+		pred []structpred.Segment
+		loss float64 // worked out by hand from section 4.3.2, unit penalties
+	}{
+		{"perfect", truth, 0},
+		// (0,3,1) is no true span: precision 1 + recall of the true segments
+		// starting at 0 and 2 = 3; (3,5,0) matches.
+		{"merged", []structpred.Segment{seg(0, 3, 1), seg(3, 5, 0)}, 3},
+		// Right spans, one wrong label: misclassification cost 1.
+		{"relabelled", []structpred.Segment{seg(0, 2, 1), seg(2, 3, 0), seg(3, 5, 0)}, 1},
+		// One segment over all: precision 1 + 3 recall penalties.
+		{"one segment", []structpred.Segment{seg(0, 5, 1)}, 4},
+	}
+	for _, tt := range tests {
+		var c Counts
+		if err := c.AddSegments(truth, tt.pred, 5); err != nil {
+			t.Fatal(err)
+		}
+		want := 100 * tt.loss / float64(len(truth)+len(tt.pred))
+		if c.SegmentLoss != tt.loss || math.Abs(c.SegmentError()-want) > 1e-12 {
+			t.Errorf("%s: loss %v error %v, want %v %v", tt.name, c.SegmentLoss, c.SegmentError(), tt.loss, want)
+		}
+		if e := c.SegmentError(); e < 0 || e > 100 {
+			t.Errorf("%s: error %v outside [0, 100]", tt.name, e)
+		}
+	}
+	var empty Counts
+	if empty.SegmentError() != 0 {
+		t.Error("empty counts: nonzero segment error")
+	}
+}
