@@ -136,3 +136,37 @@ func jsonNumber(t *testing.T, v float64) string {
 	}
 	return string(b)
 }
+
+// Unit files written before checksums existed are reused, with a warning
+// that says they cannot be checked for edits.
+func TestRunReusesUnitsWithoutChecksumWithWarning(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, smallConfig)
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "units", "*.json"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, withoutChecksum(t, b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var log bytes.Buffer
+	out, err := Run(context.Background(), cfg, Options{OutDir: dir, Workers: 2, Progress: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Computed != 0 || out.Cached != 12 {
+		t.Errorf("computed %d, cached %d; want 0 and 12", out.Computed, out.Cached)
+	}
+	for _, want := range []string{"8 cached validation unit(s) have no checksum", "4 cached test unit(s) have no checksum"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("no %q in:\n%s", want, log.String())
+		}
+	}
+}
