@@ -660,6 +660,7 @@ func (r *runner) writePartial(runs []report.Run, src []byte, unitErrs []error) e
 		err = writeOutputs(dir, runs, spec, src)
 	}
 	if err != nil {
+		os.RemoveAll(dir) // half-written partial outputs would mislead more than none
 		return errors.Join(failed, fmt.Errorf("writing partial outputs to %s: %w", dir, err))
 	}
 	r.prog.log(fmt.Sprintf("repro: %d unit(s) failed: the outputs in %s were left untouched; partial outputs (%d test runs) are in %s", len(unitErrs), r.opt.OutDir, len(runs), dir))
