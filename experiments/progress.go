@@ -9,40 +9,45 @@ import (
 	"time"
 )
 
-// progress reports a phase's units done/total, units running, elapsed time
-// and an ETA on w. On a terminal it redraws one status line several times a
-// second; otherwise (CI logs, files) it prints a plain line when units finish
-// (at most every few seconds) and a heartbeat while long units run. A nil w
-// disables it.
+// progress reports a run's units done/total (both phases: every selection
+// group has one test unit, so the total is known up front), units running,
+// elapsed time and an ETA for the whole run on w. On a terminal it redraws
+// one status line, cut to the terminal's width so that it never wraps,
+// several times a second; otherwise (CI logs, files) it prints a plain line
+// when units finish (at most every few seconds) and a heartbeat while long
+// units run. A nil w (or a nil *progress) disables it.
 type progress struct {
-	w                                        io.Writer
-	tty                                      bool
-	phase                                    string
+	w     io.Writer
+	width func() int // terminal columns; nil when w is not a terminal
+	quit  chan struct{}
+	wg    sync.WaitGroup
+
 	mu                                       sync.Mutex
+	phase                                    string
 	total, running, finished, cached, failed int
 	begin, lastLine                          time.Time
-	quit                                     chan struct{}
-	wg                                       sync.WaitGroup
+	stopped                                  bool
 }
 
 const (
 	ttyRefresh     = 250 * time.Millisecond
 	plainThrottle  = 5 * time.Second
 	plainHeartbeat = 30 * time.Second
+	barWidth       = 24
 )
 
-func newProgress(w io.Writer, phase string, total int) *progress {
-	p := &progress{w: w, phase: phase, total: total, begin: time.Now(), quit: make(chan struct{})}
-	if w == nil || total == 0 {
+func newProgress(w io.Writer, total int) *progress {
+	p := &progress{w: w, total: total, begin: time.Now(), quit: make(chan struct{})}
+	if w == nil {
 		return p
 	}
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.tty = true
+			p.width = func() int { return terminalWidth(f) }
 		}
 	}
 	every := plainHeartbeat
-	if p.tty {
+	if p.width != nil {
 		every = ttyRefresh
 	}
 	p.wg.Add(1)
@@ -56,7 +61,9 @@ func newProgress(w io.Writer, phase string, total int) *progress {
 				return
 			case <-t.C:
 				p.mu.Lock()
-				p.print()
+				if p.running > 0 || p.width != nil {
+					p.print()
+				}
 				p.mu.Unlock()
 			}
 		}
@@ -64,62 +71,162 @@ func newProgress(w io.Writer, phase string, total int) *progress {
 	return p
 }
 
-func (p *progress) start() {
+// setPhase names the phase whose units run now.
+func (p *progress) setPhase(phase string) {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
-	p.running++
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	p.phase = phase
 }
 
-func (p *progress) done(cached, failed bool) {
+// setTotal corrects the run's unit count (test units are fewer than
+// expected when every validation unit of a group failed).
+func (p *progress) setTotal(total int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total = total
+}
+
+// fromCache counts n units as done without computing them.
+func (p *progress) fromCache(n int) {
+	if p == nil || n == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.finished += n
+	p.cached += n
+	p.printPlain()
+}
+
+func (p *progress) start() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.running++
+}
+
+// done counts a computed unit as finished (failed or not).
+func (p *progress) done(failed bool) {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.running--
 	p.finished++
-	if cached {
-		p.cached++
-	}
 	if failed {
 		p.failed++
 	}
-	if p.w != nil && !p.tty && (time.Since(p.lastLine) >= plainThrottle || p.finished == p.total) {
+	p.printPlain()
+}
+
+// abandon counts a unit that was stopped by cancellation: it is no longer
+// running, and it is not done.
+func (p *progress) abandon() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.running--
+}
+
+// log prints a line of its own (a warning), above the status line on a
+// terminal.
+func (p *progress) log(line string) {
+	if p == nil || p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.width != nil && !p.stopped {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	fmt.Fprintln(p.w, line)
+	if p.width != nil && !p.stopped {
 		p.print()
 	}
+}
+
+// printPlain prints a plain line when one is due; the caller holds p.mu.
+func (p *progress) printPlain() {
+	if p.w != nil && p.width == nil && (time.Since(p.lastLine) >= plainThrottle || p.finished == p.total) {
+		p.print()
+	}
+}
+
+// status is the progress text without the bar; the caller holds p.mu.
+func (p *progress) status() string {
+	elapsed := time.Since(p.begin)
+	eta := "?"
+	switch computed := p.finished - p.cached; {
+	case p.finished >= p.total:
+		eta = "done"
+	case computed > 0:
+		// Cached units cost nothing, so only computed ones set the pace;
+		// every unit not yet done is assumed to need computing.
+		eta = (elapsed / time.Duration(computed) * time.Duration(p.total-p.finished)).Round(time.Second).String()
+	}
+	return fmt.Sprintf("%s: units %d/%d (%d running, %d cached, %d failed), elapsed %s, ETA %s",
+		p.phase, p.finished, p.total, p.running, p.cached, p.failed, elapsed.Round(time.Second), eta)
 }
 
 // print writes the status; the caller holds p.mu.
 func (p *progress) print() {
-	if p.w == nil {
+	if p.w == nil || p.stopped {
 		return
 	}
 	p.lastLine = time.Now()
-	elapsed := time.Since(p.begin)
-	eta := "?"
-	switch computed := p.finished - p.cached; {
-	case p.finished == p.total:
-		eta = "done"
-	case computed > 0:
-		// Cached units cost nothing, so only computed ones set the pace.
-		eta = (elapsed / time.Duration(computed) * time.Duration(p.total-p.finished)).Round(time.Second).String()
-	}
-	status := fmt.Sprintf("%s units %d/%d (%d running, %d cached, %d failed), elapsed %s, ETA %s",
-		p.phase, p.finished, p.total, p.running, p.cached, p.failed, elapsed.Round(time.Second), eta)
-	if p.tty {
-		const width = 24
-		filled := width * p.finished / max(p.total, 1)
-		fmt.Fprintf(p.w, "\r\033[K[%s%s] %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), status)
+	if p.width == nil {
+		fmt.Fprintln(p.w, "repro:", p.status())
 		return
 	}
-	fmt.Fprintln(p.w, "repro:", status)
+	fmt.Fprint(p.w, "\r\033[K"+statusLine(p.status(), p.finished, p.total, p.width()))
 }
 
-// stop ends the ticker and, on a terminal, finishes the status line.
+// statusLine renders a terminal status line of fewer than width columns (a
+// line that fills the last column wraps on many terminals): a bar when
+// there is room for it, then the status, cut at the end if need be.
+func statusLine(status string, finished, total, width int) string {
+	room := width - 1
+	line := status
+	if room-len(status) >= barWidth+3 {
+		filled := barWidth * min(finished, total) / max(total, 1)
+		line = "[" + strings.Repeat("#", filled) + strings.Repeat(".", barWidth-filled) + "] " + status
+	}
+	if r := []rune(line); len(r) > room {
+		line = string(r[:max(room, 0)])
+	}
+	return line
+}
+
+// stop ends the ticker and, on a terminal, finishes the status line. It may
+// be called more than once.
 func (p *progress) stop() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if p.stopped {
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
 	close(p.quit)
 	p.wg.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.tty && p.w != nil && p.total > 0 {
+	if p.width != nil && p.w != nil && p.total > 0 {
 		p.print()
 		fmt.Fprintln(p.w)
 	}
+	p.stopped = true
 }

@@ -31,25 +31,42 @@ type Options struct {
 	DataSource string // how DataDir was chosen, for messages
 	OutDir     string // default: results/<config name>
 	Workers    int    // units run at once; default: all cores
-	Force      bool   // recompute units even if cached
-	Progress   io.Writer
-	Stdout     io.Writer // the table is printed here; nil: not printed
-	Version    string    // code version stamped into results
+	// Force recomputes every unit even if cached, and lets this config take
+	// over an output directory written by another config (see owner.go).
+	Force bool
+	// RefreshStale recomputes only the cached units that another code
+	// version computed, reusing the rest.
+	RefreshStale bool
+	Progress     io.Writer // progress and warnings; nil: silent
+	Stdout       io.Writer // the table is printed here; nil: not printed
+	Version      string    // code version stamped into results (see internal/version)
 }
+
+// PartialDir is where a run with failed units writes its outputs, inside
+// the output directory, leaving the previous complete outputs untouched.
+const PartialDir = "partial"
+
+// partialNote is the file in PartialDir that says what is missing.
+const partialNote = "PARTIAL.txt"
 
 // Outcome summarises a run.
 type Outcome struct {
 	OutDir           string
 	Runs             []report.Run
 	Computed, Cached int
+	// Partial is set when units failed: the outputs were written to
+	// OutDir/partial, and OutDir's own outputs were left as they were.
+	Partial bool
 }
 
 // Run executes an experiment: it loads the data, runs every validation unit,
 // picks each trainer's hyperparameters per split by validation token error,
-// runs the test units, and writes runs.jsonl, table.md and table.txt into the
-// output directory. Finished units are cached there, so a run that fails or
-// is interrupted resumes where it stopped. Units that fail do not stop the
-// others; Run then returns an error naming them after writing what succeeded.
+// runs the test units, and writes runs.jsonl, the tables, figures and
+// index.html into the output directory. Finished units are cached there, so
+// a run that fails or is interrupted resumes where it stopped. Units that
+// fail do not stop the others; the outputs are then written to
+// OutDir/partial (marked as such) and Run returns an error naming the failed
+// units: the previous outputs are replaced only by a complete set.
 func Run(ctx context.Context, cfg *Config, opt Options) (*Outcome, error) {
 	return runWith(ctx, cfg, opt, dispatchUnit)
 }
@@ -64,9 +81,84 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 	if opt.OutDir == "" {
 		opt.OutDir = filepath.Join("results", cfg.Name)
 	}
-	// A trainer that serves none of the tasks is a mistake; one that serves
-	// some is skipped for the others, which show as "-" in the table (as in
-	// the paper, where slack scaling has no dependency-parsing cell).
+	unsupported, err := unsupportedPairs(cfg, opt.Progress)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("run cancelled before it started (%w)", err)
+	}
+	// Preflight: everything that can fail without training fails here.
+	lock, err := acquireLock(opt.OutDir, func(msg string) {
+		if opt.Progress != nil {
+			fmt.Fprintln(opt.Progress, "repro:", msg)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer lock.release()
+	removeStaging(opt.OutDir)
+	src := readSource(cfg.file)
+	if err := claimOwner(opt.OutDir, cfg, src, opt.Force, opt.Progress); err != nil {
+		return nil, err
+	}
+	cache := unitCache{dir: filepath.Join(opt.OutDir, "units")}
+	if err := cache.preflight(); err != nil {
+		return nil, err
+	}
+	r := &runner{cfg: cfg, opt: opt, cache: cache, train: train, unsupported: unsupported}
+	if r.data, err = prepare(ctx, cfg, opt); err != nil {
+		return nil, r.stopped(ctx, err)
+	}
+
+	// Phase 1: validation units for every grid point of every trainer.
+	validation, err := r.plan(ctx, phaseValidate, nil)
+	if err != nil {
+		return nil, r.stopped(ctx, err)
+	}
+	// Every selection group has one test unit, so the whole run's size is
+	// known before it starts (the ETA covers both phases).
+	expectedTests, err := r.plan(ctx, phaseTest, anyChoice(validation))
+	if err != nil {
+		return nil, r.stopped(ctx, err)
+	}
+	r.prog = newProgress(opt.Progress, len(validation)+len(expectedTests))
+	defer r.prog.stop()
+	valResults, valErrs := r.execute(ctx, "validation", validation)
+	if err := ctx.Err(); err != nil {
+		return nil, r.interrupted(err)
+	}
+	// Phase 2: one test unit per (dataset, task, trainer, fraction, split).
+	chosen, selections := selectParams(validation, valResults)
+	tests, err := r.plan(ctx, phaseTest, chosen)
+	if err != nil {
+		return nil, r.stopped(ctx, err)
+	}
+	r.prog.setTotal(len(validation) + len(tests))
+	testResults, testErrs := r.execute(ctx, "test", tests)
+	if err := ctx.Err(); err != nil {
+		return nil, r.interrupted(err)
+	}
+	r.prog.stop()
+	out := &Outcome{OutDir: opt.OutDir, Computed: r.computed, Cached: r.cached}
+	for i, u := range tests {
+		if res, ok := testResults[i]; ok {
+			out.Runs = append(out.Runs, toRun(u, res, selections[groupOf(u)]))
+		}
+	}
+	if errs := append(valErrs, testErrs...); len(errs) > 0 {
+		out.Partial = true
+		return out, r.writePartial(out.Runs, src, errs)
+	}
+	return out, r.writeComplete(out.Runs, src)
+}
+
+// unsupportedPairs returns the (trainer, task) pairs that are not run. A
+// trainer that serves none of the tasks is a mistake; one that serves some
+// is skipped for the others, which show as "-" in the table (as in the
+// paper, where slack scaling has no dependency-parsing cell).
+func unsupportedPairs(cfg *Config, log io.Writer) (map[[2]string]bool, error) {
 	unsupported := map[[2]string]bool{}
 	for i, t := range cfg.Trainers {
 		var reasons []string
@@ -79,59 +171,33 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 		switch {
 		case len(reasons) == len(cfg.Tasks):
 			return nil, cfg.errorf(cfg.line("trainers", i, "name"), "trainers.name", "%s", strings.Join(reasons, "; "))
-		case len(reasons) > 0 && opt.Progress != nil:
+		case len(reasons) > 0 && log != nil:
 			for _, r := range reasons {
-				fmt.Fprintf(opt.Progress, "repro: %s:%d: %s; skipped, shown as \"-\"\n", cfg.file, cfg.line("trainers", i, "name"), r)
+				fmt.Fprintf(log, "repro: %s:%d: %s; skipped, shown as \"-\"\n", cfg.file, cfg.line("trainers", i, "name"), r)
 			}
 		}
 	}
-	data, err := prepare(cfg, opt)
-	if err != nil {
-		return nil, err
-	}
-	lock, err := acquireLock(opt.OutDir, func(msg string) {
-		if opt.Progress != nil {
-			fmt.Fprintln(opt.Progress, "repro:", msg)
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	defer lock.release()
-	r := &runner{cfg: cfg, opt: opt, data: data, cache: unitCache{dir: filepath.Join(opt.OutDir, "units")}, train: train, unsupported: unsupported}
+	return unsupported, nil
+}
 
-	// Phase 1: validation units for every grid point of every trainer.
-	validation := r.plan(phaseValidate, nil)
-	valResults, valErrs := r.execute(ctx, "validation", validation)
-	if err := ctx.Err(); err != nil {
-		return nil, r.interrupted(err)
+// removeStaging removes staging directories left by a run killed while it
+// moved its outputs into place (the lock is held, so none is in use).
+func removeStaging(dir string) {
+	left, _ := filepath.Glob(filepath.Join(dir, ".staging-*"))
+	for _, d := range left {
+		os.RemoveAll(d)
 	}
-	// Phase 2: one test unit per (dataset, task, trainer, fraction, split).
-	chosen, selections := selectParams(validation, valResults)
-	tests := r.plan(phaseTest, chosen)
-	testResults, testErrs := r.execute(ctx, "test", tests)
-	if err := ctx.Err(); err != nil {
-		return nil, r.interrupted(err)
+}
+
+// readSource returns the config file's bytes, or nil when it cannot be read
+// (a config parsed from memory). It is read once, so the config.yaml copy
+// and the ownership hash describe the same content.
+func readSource(file string) []byte {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
 	}
-	out := &Outcome{OutDir: opt.OutDir, Computed: r.computed, Cached: r.cached}
-	if opt.Progress != nil {
-		for _, v := range slices.Sorted(maps.Keys(r.staleVersions)) {
-			fmt.Fprintf(opt.Progress, "repro: warning: %d cached unit(s) were computed by code version %q, not %q; use --force to recompute\n",
-				r.staleVersions[v], v, opt.Version)
-		}
-	}
-	for i, u := range tests {
-		if res, ok := testResults[i]; ok {
-			out.Runs = append(out.Runs, toRun(u, res, selections[groupOf(u)]))
-		}
-	}
-	if err := r.writeOutputs(out.Runs); err != nil {
-		return out, err
-	}
-	if errs := append(valErrs, testErrs...); len(errs) > 0 {
-		return out, fmt.Errorf("%d unit(s) failed (the others are saved): %w", len(errs), errors.Join(errs...))
-	}
-	return out, nil
+	return b
 }
 
 type runner struct {
@@ -139,6 +205,7 @@ type runner struct {
 	opt   Options
 	data  []*preparedData
 	cache unitCache
+	prog  *progress
 	// train runs one unit; tests replace it to inject failures.
 	train unitFunc
 	// unsupported holds the (trainer, task) pairs that are not run.
@@ -146,18 +213,29 @@ type runner struct {
 
 	mu               sync.Mutex
 	computed, cached int
-	// staleVersions counts cached units made by other code versions: unit
-	// keys leave the code out (so resuming survives unrelated commits), so
-	// the user is told when results may predate a change.
-	staleVersions map[string]int
 }
 
 func (r *runner) interrupted(err error) error {
 	return fmt.Errorf("run interrupted (%w); finished units are saved in %s; run the same command again to resume", err, r.cache.dir)
 }
 
-// prepare loads every dataset and extracts its features once.
-func prepare(cfg *Config, opt Options) ([]*preparedData, error) {
+// stopped reports err, as an interruption when the context was cancelled
+// (loading and planning stop early then).
+func (r *runner) stopped(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return r.interrupted(ctx.Err())
+	}
+	return err
+}
+
+// warnf prints a warning on the progress writer, above the live status line.
+func (r *runner) warnf(format string, args ...any) {
+	r.prog.log("repro: warning: " + fmt.Sprintf(format, args...))
+}
+
+// prepare loads every dataset and extracts its features once. Cancelling
+// ctx stops it between sequences.
+func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, error) {
 	fopt := features.DefaultOptions()
 	if cfg.Features.Window != nil {
 		fopt.Window = *cfg.Features.Window
@@ -167,12 +245,18 @@ func prepare(cfg *Config, opt Options) ([]*preparedData, error) {
 	}
 	var out []*preparedData
 	for _, spec := range cfg.Datasets {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		corpus, err := loadDataset(spec, opt)
 		if err != nil {
 			return nil, err
 		}
 		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, hash: corpusHash(corpus)}
 		for _, s := range corpus.Sequences {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			if cfg.Features.Kind != FeaturesPixels {
 				d.attrs = append(d.attrs, features.Extract(s.Tokens, fopt))
 				continue
@@ -234,9 +318,12 @@ func corpusHash(c *datasets.Corpus) string {
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
+// planCheckEvery is how many units plan lists between checks of ctx.
+const planCheckEvery = 1024
+
 // plan lists the units of one phase in a fixed order. For the test phase,
-// chosen maps each selection group to its C.
-func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
+// chosen maps each selection group to its C. Cancelling ctx stops it.
+func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float64) ([]unitSpec, error) {
 	fs := featureSpec{Window: features.DefaultOptions().Window, Affixes: features.DefaultOptions().Affixes, Edges: true}
 	if r.cfg.Features.Kind == FeaturesPixels {
 		fs = featureSpec{Kind: FeaturesPixels, Degree: r.cfg.Features.Degree, Edges: true}
@@ -259,6 +346,9 @@ func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
 				}
 				for _, frac := range r.cfg.Splits.TrainFractions {
 					for k := range r.cfg.Splits.Count {
+						if len(units)%planCheckEvery == 0 && ctx.Err() != nil {
+							return nil, ctx.Err()
+						}
 						u := unitSpec{
 							Schema: schemaVersion, Dataset: d.name, DataHash: d.hash, Task: task, Features: fs,
 							Trainer: t.Name, Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations,
@@ -291,7 +381,17 @@ func (r *runner) plan(phase string, chosen map[string]float64) []unitSpec {
 			}
 		}
 	}
-	return units
+	return units, nil
+}
+
+// anyChoice maps every selection group of the validation units to one of its
+// C values, so that plan lists one test unit per group before selection.
+func anyChoice(validation []unitSpec) map[string]float64 {
+	chosen := map[string]float64{}
+	for _, u := range validation {
+		chosen[groupOf(u)] = u.C
+	}
+	return chosen
 }
 
 // groupOf names the selection group of a unit: everything but C and phase.
@@ -324,45 +424,40 @@ func selectParams(units []unitSpec, results map[int]unitResult) (map[string]floa
 }
 
 // execute runs units with at most opt.Workers at once. Results are indexed by
-// unit position, so their order never depends on scheduling. A failed unit is
-// reported and skipped; cancellation stops scheduling new units.
+// unit position, so their order never depends on scheduling. Valid cached
+// units are taken first (see survey); a failed unit is reported and skipped;
+// cancellation stops scheduling new units.
 func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (map[int]unitResult, []error) {
 	results := make(map[int]unitResult, len(units))
 	var errs []error
-	prog := newProgress(r.opt.Progress, phase, len(units))
-	defer prog.stop()
+	r.prog.setPhase(phase)
+	todo := r.survey(phase, units, results)
+	r.cached += len(results)
+	r.prog.fromCache(len(results))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.opt.Workers)
-	for i, u := range units {
+	for _, i := range todo {
 		if gctx.Err() != nil {
 			break
 		}
+		u := units[i]
 		g.Go(func() error {
-			prog.start()
-			res, cached, err := r.runUnit(gctx, u)
+			r.prog.start()
+			res, err := r.runUnit(gctx, u)
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			cancelled := err != nil && gctx.Err() != nil
 			switch {
-			case cancelled:
-				// Stopped mid-training: not a failure of the unit.
+			case err != nil && gctx.Err() != nil:
+				// Stopped mid-training: neither done nor a failure.
+				r.prog.abandon()
+				return nil
 			case err != nil:
 				errs = append(errs, fmt.Errorf("%s: %w", describe(u), err))
 			default:
 				results[i] = res
-				if cached {
-					r.cached++
-					if res.Version != r.opt.Version {
-						if r.staleVersions == nil {
-							r.staleVersions = map[string]int{}
-						}
-						r.staleVersions[res.Version]++
-					}
-				} else {
-					r.computed++
-				}
+				r.computed++
 			}
-			prog.done(cached, err != nil && !cancelled)
+			r.prog.done(err != nil)
 			return nil
 		})
 	}
@@ -370,17 +465,83 @@ func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (m
 	return results, errs
 }
 
+// survey looks up every unit of a phase in the cache and puts the valid
+// ones into results; it returns the indices of the units to compute. An
+// invalid cache file is recomputed with a warning naming it and the reason.
+// Units from other code versions are reused and listed, or recomputed with
+// Options.RefreshStale. Nothing is reused with Options.Force.
+func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResult) []int {
+	var todo []int
+	if r.opt.Force {
+		for i := range units {
+			todo = append(todo, i)
+		}
+		return todo
+	}
+	stale := map[string]map[string]int{} // version → trainer label → units
+	refreshed, unsummed := 0, 0
+	for i, u := range units {
+		key := u.key()
+		res, noSum, err := r.cache.load(key)
+		switch {
+		case errors.Is(err, errNoUnit):
+			todo = append(todo, i)
+			continue
+		case err != nil:
+			r.warnf("%s: %v; recomputing it", r.cache.path(key), err)
+			todo = append(todo, i)
+			continue
+		case res.Version != r.opt.Version && r.opt.RefreshStale:
+			refreshed++
+			todo = append(todo, i)
+			continue
+		case res.Version != r.opt.Version:
+			if stale[res.Version] == nil {
+				stale[res.Version] = map[string]int{}
+			}
+			stale[res.Version][u.display()]++
+		}
+		if noSum {
+			unsummed++
+		}
+		results[i] = res
+	}
+	r.reportStale(phase, stale, refreshed)
+	if unsummed > 0 {
+		r.warnf("%d cached %s unit(s) have no checksum (written before unit files had one): their schema, key and metric ranges were checked, but a hand edit cannot be detected; --force recomputes them", unsummed, phase)
+	}
+	return todo
+}
+
+// reportStale lists the reused units of other code versions by version and
+// trainer, or says how many are being recomputed.
+func (r *runner) reportStale(phase string, stale map[string]map[string]int, refreshed int) {
+	if refreshed > 0 {
+		r.prog.log(fmt.Sprintf("repro: recomputing %d cached %s unit(s) from other code versions (--refresh-stale)", refreshed, phase))
+	}
+	if len(stale) == 0 {
+		return
+	}
+	var parts []string
+	total := 0
+	for _, v := range slices.Sorted(maps.Keys(stale)) {
+		var byTrainer []string
+		for _, t := range slices.Sorted(maps.Keys(stale[v])) {
+			byTrainer = append(byTrainer, fmt.Sprintf("%s %d", t, stale[v][t]))
+			total += stale[v][t]
+		}
+		parts = append(parts, fmt.Sprintf("%q (%s)", v, strings.Join(byTrainer, ", ")))
+	}
+	r.warnf("%d cached %s unit(s) were computed by other code versions than this one (%q): %s; --refresh-stale recomputes only those, --force everything",
+		total, phase, r.opt.Version, strings.Join(parts, "; "))
+}
+
 func describe(u unitSpec) string {
 	return fmt.Sprintf("%s/%s %s C=%g split %d train %.0f%% (%s)", u.Dataset, u.Task, u.display(), u.C, u.Split, 100*u.TrainFraction, u.Phase)
 }
 
-func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, bool, error) {
-	key := u.key()
-	if !r.opt.Force {
-		if res, ok := r.cache.load(key); ok {
-			return res, true, nil
-		}
-	}
+// runUnit trains and evaluates one unit and saves it in the cache.
+func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
 	var d *preparedData
 	for _, p := range r.data {
 		if p.name == u.Dataset {
@@ -395,7 +556,7 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, bool, err
 		split, err = datasets.SplitAt(len(d.seqs), u.Split, u.TrainFraction, u.Seed)
 	}
 	if err != nil {
-		return unitResult{}, false, err
+		return unitResult{}, err
 	}
 	train, eval := split.Train, split.Test
 	if u.Phase == phaseValidate {
@@ -403,13 +564,13 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, bool, err
 	}
 	res, err := r.train(ctx, d, u, train, eval)
 	if err != nil {
-		return unitResult{}, false, err
+		return unitResult{}, err
 	}
-	res.Key, res.Spec, res.Version = key, u, r.opt.Version
+	res.Key, res.Spec, res.Version = u.key(), u, r.opt.Version
 	if err := r.cache.store(res); err != nil {
-		return unitResult{}, false, fmt.Errorf("saving unit: %w", err)
+		return unitResult{}, fmt.Errorf("saving unit: %w", err)
 	}
-	return res, false, nil
+	return res, nil
 }
 
 // splitKind is the unit-key form of a split kind: empty for random splits,
@@ -445,29 +606,94 @@ func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 	}
 }
 
+// writeComplete replaces the output directory's results with this run's:
+// everything is rendered into a staging directory first and then renamed
+// into place file by file, so a failure while rendering (a full disk, a
+// figure that cannot be drawn) leaves the previous outputs as they were. A
+// partial directory left by an earlier failed run is removed.
+func (r *runner) writeComplete(runs []report.Run, src []byte) error {
+	stage, err := os.MkdirTemp(r.opt.OutDir, ".staging-")
+	if err != nil {
+		return fmt.Errorf("writing outputs: %w", err)
+	}
+	defer os.RemoveAll(stage)
+	spec := r.cfg.ReportSpec()
+	if err := writeOutputs(stage, runs, spec, src); err != nil {
+		return fmt.Errorf("writing outputs (the previous ones in %s are unchanged): %w", r.opt.OutDir, err)
+	}
+	entries, err := os.ReadDir(stage)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.Rename(filepath.Join(stage, e.Name()), filepath.Join(r.opt.OutDir, e.Name())); err != nil {
+			return fmt.Errorf("moving outputs into place: %w", err)
+		}
+	}
+	if err := os.RemoveAll(filepath.Join(r.opt.OutDir, PartialDir)); err != nil {
+		return err
+	}
+	return r.print(r.opt.OutDir, spec)
+}
+
+// writePartial writes the outputs of a run whose units did not all succeed
+// into OutDir/partial, titled and noted as partial, and returns the error
+// that names the failed units. OutDir's own outputs are left untouched.
+func (r *runner) writePartial(runs []report.Run, src []byte, unitErrs []error) error {
+	dir := filepath.Join(r.opt.OutDir, PartialDir)
+	failed := fmt.Errorf("%d unit(s) failed (the others are saved in %s): %w", len(unitErrs), r.cache.dir, errors.Join(unitErrs...))
+	var note strings.Builder
+	fmt.Fprintf(&note, "PARTIAL RESULTS: %d unit(s) of this run failed, so these outputs are incomplete\n", len(unitErrs))
+	fmt.Fprintf(&note, "(%d test runs written). The complete outputs in the directory above, if any,\n", len(runs))
+	fmt.Fprintf(&note, "were left untouched. Fix the cause and run the same command again: the finished\n")
+	fmt.Fprintf(&note, "units are reused, and a complete run replaces the outputs and removes this directory.\n\nFailed units:\n")
+	for _, e := range unitErrs {
+		fmt.Fprintf(&note, "  %v\n", e)
+	}
+	spec := r.cfg.ReportSpec()
+	spec.Title = fmt.Sprintf("PARTIAL (%d unit(s) failed, see %s): %s", len(unitErrs), partialNote, spec.Title)
+	if err := os.RemoveAll(dir); err != nil {
+		return errors.Join(failed, fmt.Errorf("clearing %s: %w", dir, err))
+	}
+	err := writeFileAtomic(filepath.Join(dir, partialNote), []byte(note.String()))
+	if err == nil {
+		err = writeOutputs(dir, runs, spec, src)
+	}
+	if err != nil {
+		os.RemoveAll(dir) // half-written partial outputs would mislead more than none
+		return errors.Join(failed, fmt.Errorf("writing partial outputs to %s: %w", dir, err))
+	}
+	r.prog.log(fmt.Sprintf("repro: %d unit(s) failed: the outputs in %s were left untouched; partial outputs (%d test runs) are in %s", len(unitErrs), r.opt.OutDir, len(runs), dir))
+	if err := r.print(dir, spec); err != nil {
+		return errors.Join(failed, err)
+	}
+	return failed
+}
+
 // writeOutputs writes runs.jsonl, the config, the report spec, and every
 // table, figure and index.html (through report.WriteAll, the same code
-// `repro report` runs), each file atomically.
-func (r *runner) writeOutputs(runs []report.Run) error {
+// `repro report` runs) into dir, each file atomically.
+func writeOutputs(dir string, runs []report.Run, spec report.Spec, src []byte) error {
 	var buf bytes.Buffer
 	if err := report.WriteRuns(&buf, runs); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(r.opt.OutDir, report.RunsFile), buf.Bytes()); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, report.RunsFile), buf.Bytes()); err != nil {
 		return err
 	}
-	if src, err := os.ReadFile(r.cfg.file); err == nil {
-		if err := writeFileAtomic(filepath.Join(r.opt.OutDir, "config.yaml"), src); err != nil {
+	if src != nil {
+		if err := writeFileAtomic(filepath.Join(dir, "config.yaml"), src); err != nil {
 			return err
 		}
 	}
-	spec := r.cfg.ReportSpec()
-	if err := report.WriteSpec(filepath.Join(r.opt.OutDir, report.SpecFile), spec); err != nil {
+	if err := report.WriteSpec(filepath.Join(dir, report.SpecFile), spec); err != nil {
 		return err
 	}
-	if err := report.WriteAll(r.opt.OutDir, runs, spec); err != nil {
-		return err
-	}
+	return report.WriteAll(dir, runs, spec)
+}
+
+// print copies dir's text table (and paper comparison) to Options.Stdout.
+func (r *runner) print(dir string, spec report.Spec) error {
 	if r.opt.Stdout == nil {
 		return nil
 	}
@@ -476,7 +702,7 @@ func (r *runner) writeOutputs(runs []report.Run) error {
 		printed = append(printed, "paper.txt")
 	}
 	for i, name := range printed {
-		txt, err := os.ReadFile(filepath.Join(r.opt.OutDir, name))
+		txt, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			return err
 		}

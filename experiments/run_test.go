@@ -218,13 +218,18 @@ func TestRunWarnsAboutCacheFromOtherVersion(t *testing.T) {
 	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, Version: "new", Progress: &log}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(log.String(), `12 cached unit(s) were computed by code version "old"`) {
-		t.Errorf("no stale-version warning in:\n%s", log.String())
+	for _, want := range []string{
+		`8 cached validation unit(s) were computed by other code versions than this one ("new"): "old" (margin 4, poslearn 4)`,
+		`4 cached test unit(s) were computed by other code versions than this one ("new"): "old" (margin 2, poslearn 2)`,
+	} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("no %q in:\n%s", want, log.String())
+		}
 	}
 }
 
 // A unit whose training blows up (NaN) fails alone: the others finish, are
-// saved and written, and the error names the failed unit.
+// saved and written as partial outputs, and the error names the failed unit.
 func TestRunUnitFailureDoesNotStopOthers(t *testing.T) {
 	t.Parallel()
 	cfg := mustConfig(t, smallConfig)
@@ -239,11 +244,11 @@ func TestRunUnitFailureDoesNotStopOthers(t *testing.T) {
 	if err == nil || !errors.Is(err, trainers.ErrNotFinite) || !strings.Contains(err.Error(), "margin C=") || !strings.Contains(err.Error(), "split 1") {
 		t.Fatalf("err = %v", err)
 	}
-	if len(out.Runs) != 3 {
-		t.Errorf("%d runs written, want the 3 that succeeded", len(out.Runs))
+	if len(out.Runs) != 3 || !out.Partial {
+		t.Errorf("%d runs written (partial: %v), want the 3 that succeeded, marked partial", len(out.Runs), out.Partial)
 	}
-	if got := readRuns(t, dir); len(got) != 3 {
-		t.Errorf("runs.jsonl has %d runs, want 3", len(got))
+	if got := readRuns(t, filepath.Join(dir, PartialDir)); len(got) != 3 {
+		t.Errorf("partial/runs.jsonl has %d runs, want 3", len(got))
 	}
 }
 

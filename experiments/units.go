@@ -4,9 +4,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/maxmargin/repro/internal/atomicfile"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
+
+	"github.com/maxmargin/repro/internal/atomicfile"
 )
 
 // Unit phases: a validation unit trains on part of a split's training set and
@@ -131,35 +137,165 @@ type unitResult struct {
 	MaxSegmentLength  int `json:"max_segment_length,omitempty"`
 	LongTrainSegments int `json:"long_train_segments,omitempty"`
 	LongEvalSegments  int `json:"long_eval_segments,omitempty"`
+	// Checksum is the SHA-256 of the file's other members (see
+	// contentChecksum); files written before it existed have none.
+	Checksum string `json:"checksum,omitempty"`
 }
 
 // unitCache stores one JSON file per finished unit, written atomically
 // (temporary file, fsync, rename), so a crash never leaves a torn result.
+// Each file carries a checksum of its content, so a file edited by hand (or
+// damaged) is detected and recomputed rather than reported.
 type unitCache struct{ dir string }
 
 func (c unitCache) path(key string) string { return filepath.Join(c.dir, key+".json") }
 
-// load returns the cached result of key, or ok=false if there is none. A
-// file that does not parse (which the atomic write should make impossible)
-// is treated as missing, so the unit is recomputed.
-func (c unitCache) load(key string) (unitResult, bool) {
-	b, err := os.ReadFile(c.path(key))
+// preflight makes sure units can be saved before anything trains: the
+// directory exists (is not a file) and a file can be created in it.
+func (c unitCache) preflight() error {
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return fmt.Errorf("cannot keep finished units in %s: %w", c.dir, err)
+	}
+	f, err := os.CreateTemp(c.dir, ".probe-*")
 	if err != nil {
-		return unitResult{}, false
+		return fmt.Errorf("cannot save units in %s: %w", c.dir, err)
 	}
-	var r unitResult
-	if json.Unmarshal(b, &r) != nil || r.Key != key {
-		return unitResult{}, false
+	name := f.Name()
+	err = f.Close()
+	if rerr := os.Remove(name); err == nil {
+		err = rerr
 	}
-	return r, true
+	if err != nil {
+		return fmt.Errorf("cannot save units in %s: %w", c.dir, err)
+	}
+	return nil
 }
 
+// errNoUnit reports that a unit has no cache file (the ordinary case of a
+// unit not yet computed, as opposed to an invalid file).
+var errNoUnit = errors.New("not cached")
+
+// load returns the cached result of key. It fails with errNoUnit when there
+// is no file, and with a reason naming what is wrong when the file exists
+// but cannot be trusted (see unitResult.validate). unsummed reports a valid
+// file written before unit files carried a checksum.
+func (c unitCache) load(key string) (res unitResult, unsummed bool, err error) {
+	b, err := os.ReadFile(c.path(key))
+	if errors.Is(err, fs.ErrNotExist) {
+		return unitResult{}, false, errNoUnit
+	}
+	if err != nil {
+		return unitResult{}, false, err
+	}
+	return decodeUnit(b, key)
+}
+
+// requiredFields are the members every unit file must have, non-null: a
+// missing or null metric would otherwise decode as 0 (a perfect score).
+var requiredFields = []string{"key", "spec", "train_size", "eval_size", "token_error", "span_f1", "train_seconds"}
+
+// decodeUnit parses and validates a unit file's content for key.
+func decodeUnit(b []byte, key string) (res unitResult, unsummed bool, err error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return unitResult{}, false, fmt.Errorf("does not parse: %w", err)
+	}
+	for _, name := range requiredFields {
+		if v, ok := fields[name]; !ok || string(v) == "null" {
+			return unitResult{}, false, fmt.Errorf("%q is missing or null", name)
+		}
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		return unitResult{}, false, fmt.Errorf("does not decode: %w", err)
+	}
+	switch want, err := contentChecksum(fields); {
+	case err != nil:
+		return unitResult{}, false, err
+	case res.Checksum == "":
+		unsummed = true
+	case res.Checksum != want:
+		return unitResult{}, false, errors.New("checksum does not match the content (edited or damaged)")
+	}
+	if err := res.validate(key); err != nil {
+		return unitResult{}, false, err
+	}
+	return res, unsummed, nil
+}
+
+// validate checks what a checksum cannot: that the unit is the one asked
+// for, of the current schema, and that its metrics are possible values.
+func (r unitResult) validate(key string) error {
+	switch {
+	case r.Key != key:
+		return fmt.Errorf("key %q, want %q", r.Key, key)
+	case r.Spec.Schema != schemaVersion:
+		return fmt.Errorf("schema %d, current is %d", r.Spec.Schema, schemaVersion)
+	case r.Spec.key() != key:
+		return errors.New("its spec does not hash to its key")
+	case r.TrainSize <= 0 || r.EvalSize <= 0:
+		return fmt.Errorf("train_size %d, eval_size %d: both must be positive", r.TrainSize, r.EvalSize)
+	}
+	for _, m := range []struct {
+		name     string
+		v        float64
+		min, max float64
+	}{
+		{"token_error", r.TokenError, 0, 100},
+		{"span_f1", r.SpanF1, 0, 100},
+		{"train_seconds", r.TrainSeconds, 0, math.Inf(1)},
+		{"primal", r.Primal, math.Inf(-1), math.Inf(1)},
+		{"dual", r.Dual, math.Inf(-1), math.Inf(1)},
+		{"gap", r.Gap, math.Inf(-1), math.Inf(1)},
+	} {
+		if math.IsNaN(m.v) || math.IsInf(m.v, 0) || m.v < m.min || m.v > m.max {
+			return fmt.Errorf("%s = %v is outside [%v, %v]", m.name, m.v, m.min, m.max)
+		}
+	}
+	return nil
+}
+
+// contentChecksum hashes a unit file's members other than "checksum" in a
+// canonical form (sorted keys, compact values), so it covers exactly what
+// the file says, whatever fields later versions add to unitResult.
+func contentChecksum(fields map[string]json.RawMessage) (string, error) {
+	rest := maps.Clone(fields)
+	delete(rest, "checksum")
+	b, err := json.Marshal(rest)
+	if err != nil {
+		return "", fmt.Errorf("canonical form: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// store writes r with its checksum.
 func (c unitCache) store(r unitResult) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+	b, err := encodeUnit(r)
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(c.path(r.Key), append(b, '\n'))
+	return writeFileAtomic(c.path(r.Key), b)
+}
+
+// encodeUnit returns r's file content, checksum included.
+func encodeUnit(r unitResult) ([]byte, error) {
+	r.Checksum = ""
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, err
+	}
+	if r.Checksum, err = contentChecksum(fields); err != nil {
+		return nil, err
+	}
+	b, err = json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
 }
 
 // writeFileAtomic is the shared atomic writer (files 0644).

@@ -1,0 +1,60 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// A terminal status line never reaches the last column, so it never wraps.
+func TestStatusLineFitsTheTerminal(t *testing.T) {
+	t.Parallel()
+	long := "validation: units 12345/67890 (16 running, 12000 cached, 3 failed), elapsed 1h2m3s, ETA 4h5m6s"
+	for _, tc := range []struct {
+		width   int
+		wantBar bool
+	}{{80, false}, {40, false}, {200, true}, {1, false}} {
+		line := statusLine(long, 12345, 67890, tc.width)
+		if n := utf8.RuneCountInString(line); n >= max(tc.width, 1) && n > 0 {
+			t.Errorf("width %d: %d columns: %q", tc.width, n, line)
+		}
+		if strings.HasPrefix(line, "[") != tc.wantBar {
+			t.Errorf("width %d: bar shown = %v: %q", tc.width, !tc.wantBar, line)
+		}
+	}
+	if line := statusLine("short", 1, 2, 80); line != "["+strings.Repeat("#", 12)+strings.Repeat(".", 12)+"] short" {
+		t.Errorf("short status: %q", line)
+	}
+}
+
+// A unit stopped by cancellation is neither done nor running.
+func TestProgressAbandonedUnitIsNotDone(t *testing.T) {
+	t.Parallel()
+	p := newProgress(nil, 3)
+	defer p.stop()
+	p.start()
+	p.start()
+	p.done(false)
+	p.abandon()
+	if p.finished != 1 || p.running != 0 {
+		t.Errorf("finished %d, running %d; want 1 and 0", p.finished, p.running)
+	}
+}
+
+// The progress total covers both phases from the first line on.
+func TestRunProgressCoversTheWholeRun(t *testing.T) {
+	t.Parallel()
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), mustConfig(t, smallConfig), Options{OutDir: t.TempDir(), Workers: 1, Progress: &log}); err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(log.String(), "\n")
+	if !strings.Contains(first, "validation: units 1/12 ") { // 8 validation + 4 test units
+		t.Errorf("first progress line %q, want units 1/12", first)
+	}
+	if !strings.Contains(log.String(), "test: units 12/12 ") || !strings.Contains(log.String(), "ETA done") {
+		t.Errorf("last progress line missing:\n%s", log.String())
+	}
+}
