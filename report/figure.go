@@ -17,7 +17,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -426,7 +425,7 @@ func newFigureCanvas(ext string) vg.CanvasWriterTo {
 	case "svg":
 		return vgsvg.New(FigureWidth, FigureHeight)
 	case "pdf":
-		return vgpdf.New(FigureWidth, FigureHeight)
+		return newPDFCanvas(FigureWidth, FigureHeight)
 	}
 	panic("report: no canvas for format " + ext) // figureFormats and this switch disagree
 }
