@@ -22,7 +22,12 @@
 //   - Learning-curve figures in the style of Figures 1 and 2 of the paper
 //     ([Figure], [SaveFigure]): one line per trainer of token error, span
 //     F1 or training time against training size, with ±1 standard
-//     deviation error bars over splits, written as PNG, SVG and PDF.
+//     deviation error bars over splits (the legend says so), written as
+//     PNG, SVG and PDF. Lines are dodged sideways by a small step so that
+//     their bars do not overlap; time axes start at zero. A figure that
+//     names no task is drawn for every task ([ExpandFigures]): as NAME
+//     when the runs have one task, as NAME-TASK each when they have
+//     several.
 //   - [ComparePaper], which sets the numbers a paper reports
 //     ([PaperReference]) beside ours from the same [Table], with the
 //     difference ours − paper, so that a report shows at a glance what

@@ -154,7 +154,7 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 // newIndexPage gathers what index.html shows. It reads config.yaml from
 // dir if it exists, and links runs.jsonl and report.json if they exist;
 // paper is nil when the spec has no paper reference.
-func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable) (*indexPage, error) {
+func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable, figures []FigureSpec) (*indexPage, error) {
 	page := &indexPage{
 		Title:        spec.Title,
 		NRuns:        len(runs),
@@ -196,7 +196,7 @@ func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	for _, f := range spec.Figures {
+	for _, f := range figures {
 		page.Figures = append(page.Figures, htmlFigure{
 			Title: f.title(), PNG: f.Name + ".png", SVG: f.Name + ".svg", PDF: f.Name + ".pdf",
 		})

@@ -28,9 +28,12 @@ const (
 type FigureSpec struct {
 	Name    string `json:"name"`    // file stem, e.g. "figure1"
 	Dataset string `json:"dataset"` // e.g. "cora"
-	Task    string `json:"task"`    // e.g. "sequence"
-	X       string `json:"x"`       // XTrainFraction or XBeta
-	Y       string `json:"y"`       // YTokenError, YSpanF1 or YTrainSeconds
+	// Task is e.g. "sequence". Empty means every task with runs on the
+	// dataset: [ExpandFigures] makes one figure per task, named
+	// NAME-TASK when there are several and NAME when there is one.
+	Task string `json:"task,omitempty"`
+	X    string `json:"x"` // XTrainFraction or XBeta
+	Y    string `json:"y"` // YTokenError, YSpanF1 or YTrainSeconds
 	// Baseline, if set, names a trainer whose runs are subtracted split by
 	// split: each point is the mean and standard deviation over splits of
 	// Y(trainer) − Y(baseline), so a pairing removes the split-to-split
@@ -40,14 +43,14 @@ type FigureSpec struct {
 	Title string `json:"title,omitempty"`
 }
 
-// Validate reports whether f names a safe file stem, a dataset, a task and
-// known quantities.
+// Validate reports whether f names a safe file stem, a dataset and known
+// quantities.
 func (f FigureSpec) Validate() error {
 	if err := validStem(f.Name); err != nil {
 		return fmt.Errorf("report: figure %q: %w", f.Name, err)
 	}
-	if f.Dataset == "" || f.Task == "" {
-		return fmt.Errorf("report: figure %q: dataset and task must be set", f.Name)
+	if f.Dataset == "" {
+		return fmt.Errorf("report: figure %q: dataset must be set", f.Name)
 	}
 	if f.X != XTrainFraction && f.X != XBeta {
 		return fmt.Errorf("report: figure %q: unknown x %q (want %q or %q)", f.Name, f.X, XTrainFraction, XBeta)

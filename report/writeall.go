@@ -87,13 +87,17 @@ func writeAll(dir string, runs []Run, spec Spec) (*Result, error) {
 	if spec.Paper != nil {
 		paper = ComparePaper(t, *spec.Paper)
 	}
-	plots := make([]*plot.Plot, len(spec.Figures))
-	for i, f := range spec.Figures {
+	figures, err := ExpandFigures(runs, spec.Figures)
+	if err != nil {
+		return nil, err
+	}
+	plots := make([]*plot.Plot, len(figures))
+	for i, f := range figures {
 		if plots[i], err = Figure(runs, f, spec.Trainers); err != nil {
 			return nil, err
 		}
 	}
-	page, err := newIndexPage(dir, runs, spec, t, paper)
+	page, err := newIndexPage(dir, runs, spec, t, paper, figures)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +141,7 @@ func writeAll(dir string, runs []Run, spec Spec) (*Result, error) {
 		}
 		res.Files = append(res.Files, r.name)
 	}
-	for i, f := range spec.Figures {
+	for i, f := range figures {
 		if err := SaveFigure(plots[i], dir, f.Name); err != nil {
 			return nil, err
 		}
