@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"fmt"
 	"image/color"
-	"io"
 	"math"
 	"path/filepath"
 	"regexp"
@@ -295,13 +294,33 @@ func xRange(ss []series) (lo, hi float64) {
 // rather than a caption because the PNG, SVG and PDF are often used
 // without the page around them.
 func addBarsNote(p *plot.Plot, ss []series) {
-	lo, hi := math.MaxInt, 0
+	lo, hi := splitRange(ss)
+	p.Legend.Add(barsNote(lo, hi), barThumb{})
+}
+
+// splitRange is the fewest and the most splits behind a point of ss.
+func splitRange(ss []series) (lo, hi int) {
+	lo, hi = math.MaxInt, 0
 	for _, s := range ss {
 		for _, n := range s.n {
 			lo, hi = min(lo, n), max(hi, n)
 		}
 	}
-	p.Legend.Add(barsNote(lo, hi), barThumb{})
+	return lo, hi
+}
+
+// barsCaption says in a sentence what the figure's points and error bars
+// are, for index.html.
+func (b *builtFigure) barsCaption() string {
+	lo, hi := splitRange(b.series)
+	splits := fmt.Sprintf("%d splits", hi)
+	if lo != hi {
+		splits = fmt.Sprintf("%d–%d splits", lo, hi)
+	}
+	if hi <= 1 {
+		return "Values from one split; no error bars."
+	}
+	return "Points are means over " + splits + "; error bars are ±1 standard deviation over the same splits."
 }
 
 // barsNote says in a few words what the error bars of a figure are, for
@@ -569,26 +588,34 @@ func SaveFigure(p *plot.Plot, dir, stem string) error {
 	if err := validStem(stem); err != nil {
 		return fmt.Errorf("report: figure file stem %q: %w", stem, err)
 	}
+	files, err := renderFigure(p)
+	if err != nil {
+		return fmt.Errorf("report: figure %s: %w", stem, err)
+	}
 	for _, ext := range figureFormats() {
-		c := newFigureCanvas(ext)
-		p.Draw(draw.New(c))
-		err := writeAtomic(filepath.Join(dir, stem+"."+ext), func(w io.Writer) error {
-			if ext != "pdf" {
-				_, err := c.WriteTo(w)
-				return err
-			}
-			var buf bytes.Buffer
-			if _, err := c.WriteTo(&buf); err != nil {
-				return err
-			}
-			_, err := w.Write(fixPDFDates(buf.Bytes()))
-			return err
-		})
-		if err != nil {
+		if err := writeFileAtomic(filepath.Join(dir, stem+"."+ext), files[ext]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// renderFigure draws p in every one of figureFormats, by extension.
+func renderFigure(p *plot.Plot) (map[string][]byte, error) {
+	files := make(map[string][]byte, len(figureFormats()))
+	for _, ext := range figureFormats() {
+		c := newFigureCanvas(ext)
+		p.Draw(draw.New(c))
+		var buf bytes.Buffer
+		if _, err := c.WriteTo(&buf); err != nil {
+			return nil, fmt.Errorf("rendering %s: %w", ext, err)
+		}
+		files[ext] = buf.Bytes()
+		if ext == "pdf" {
+			files[ext] = fixPDFDates(files[ext])
+		}
+	}
+	return files, nil
 }
 
 // pdfDate matches the creation and modification dates that the PDF writer
