@@ -11,7 +11,9 @@
 //     train fraction]), columns are trainers, and each cell is the mean ±
 //     standard deviation over splits of token error and span F1, e.g.
 //     "12.3±0.8/74.9±1.2" (token error only for tasks without spans, such
-//     as parsing). The best cell of each row is marked.
+//     as parsing). The best cell of each row is marked, and every
+//     rendering carries a legend that says what the cells are, their unit,
+//     over how many splits, and what the marks mean.
 //   - Paired t-tests between configured pairs of trainers over the splits
 //     both have run ([PairedTTest]), reported as absolute differences in
 //     percentage points, as in section 5 of the paper.

@@ -17,7 +17,7 @@ type indexPage struct {
 	NRuns        int
 	Versions     []string
 	Links        []string // other files of the report, relative to it
-	Metric       string   // what decides the bold cell
+	Legend       []string // what the cells are; see Table.cellLegend
 	Results      htmlTable
 	Paper        *htmlPaper // nil without a paper reference
 	Tests        []string
@@ -99,7 +99,7 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 {{- with .Links}} Files:{{range $i, $f := .}}{{if $i}},{{end}} <a href="{{$f}}">{{$f}}</a>{{end}}.{{end}}</p>
 
 <h2>Results</h2>
-<p>Mean ± standard deviation over splits of token error (%) / span F1 (%); the best mean {{.Metric}} of each row is in bold.</p>
+<p>{{range $i, $l := .Legend}}{{if $i}} {{end}}{{$l}}{{end}}</p>
 {{template "table" .Results}}
 {{- with .Paper}}
 <h2>Against the paper</h2>
@@ -168,7 +168,7 @@ func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable
 		Title:        spec.Title,
 		NRuns:        len(runs),
 		Links:        []string{"table.md", "table.txt", "table.csv", "table.tex"},
-		Metric:       metricName(t.Metric),
+		Legend:       t.cellLegend("Bold"),
 		Results:      resultsHTML(t),
 		Tests:        t.testLines(),
 		TestsCaption: testsTitle,

@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,6 +82,58 @@ func (t *Table) costGrid(esc func(string) string) (head []string, body [][]strin
 		}
 	}
 	return head, body
+}
+
+// cellLegend explains the cells of the results table, one sentence a
+// line: what the two numbers are and their unit, over how many splits,
+// what "(n=K)" means if a cell has it, and how the best cell is marked
+// (best names the marker, e.g. "*" or "Bold").
+func (t *Table) cellLegend(best string) []string {
+	var tokenOnly []string
+	lo, hi, fewer, spans := math.MaxInt, 0, false, false
+	for _, row := range t.Rows {
+		if row.TokenOnly {
+			if !slices.Contains(tokenOnly, row.Task) {
+				tokenOnly = append(tokenOnly, row.Task)
+			}
+		} else {
+			spans = true
+		}
+		n := 0
+		for _, c := range row.Cells {
+			n = max(n, c.N)
+		}
+		for _, c := range row.Cells {
+			fewer = fewer || (c.N > 0 && c.N < n)
+		}
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	what := "token error (%) / span F1 (%)"
+	if !spans {
+		what = "token error (%)"
+	}
+	var over string
+	switch {
+	case hi <= 1:
+		over = "from 1 split (no std)"
+	case lo == hi:
+		over = fmt.Sprintf("mean ± std over %d splits", hi)
+	default:
+		over = fmt.Sprintf("mean ± std over the row's splits (%d–%d)", lo, hi)
+	}
+	lines := []string{fmt.Sprintf("Cells: %s, %s.", what, over)}
+	if spans && len(tokenOnly) > 0 {
+		lines = append(lines, fmt.Sprintf("Rows of %s: token error (%%) only; they have no spans.", strings.Join(tokenOnly, ", ")))
+	}
+	if fewer {
+		lines = append(lines, "(n=K): a cell with fewer splits than the fullest cell of its row.")
+	}
+	better := "lowest"
+	if t.Metric == SpanF1 {
+		better = "highest"
+	}
+	lines = append(lines, fmt.Sprintf("%s: best (%s) mean %s in the row.", best, better, metricName(t.Metric)))
+	return lines
 }
 
 // testLines renders the paired t-tests, one line for token error and one
@@ -196,7 +250,9 @@ func (t *Table) WriteText(w io.Writer) error {
 	if err := writeTW(ew, asciiRenderer(), head, body, alignments(nKey, len(head))); err != nil {
 		return err
 	}
-	ew.printf("* best mean %s in the row\n", metricName(t.Metric))
+	for _, l := range t.cellLegend("*") {
+		ew.printf("%s\n", l)
+	}
 	if lines := t.testLines(); len(lines) > 0 {
 		ew.printf("\n%s\n", testsTitle)
 		for _, l := range lines {
@@ -225,6 +281,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 	if err := writeTW(ew, renderer.NewMarkdown(), head, body, alignments(nKey, len(head))); err != nil {
 		return err
 	}
+	ew.printf("\n%s\n", esc(strings.Join(t.cellLegend("Bold"), " ")))
 	if lines := t.testLines(); len(lines) > 0 {
 		ew.printf("\n%s\n\n", testsTitle)
 		for _, l := range lines {
@@ -337,6 +394,9 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 		ew.printf("%s \\\\\n", strings.Join(line, " & "))
 	}
 	ew.printf("\\bottomrule\n\\end{tabular}\n")
+	for _, l := range t.cellLegend("Bold") {
+		ew.printf("%% %s\n", l)
+	}
 	if lines := t.testLines(); len(lines) > 0 {
 		ew.printf("%% %s\n", testsTitle)
 		for _, l := range lines {
