@@ -13,7 +13,10 @@
 //     "12.3±0.8/74.9±1.2" (token error only for tasks without spans, such
 //     as parsing). The best cell of each row is marked, and every
 //     rendering carries a legend that says what the cells are, their unit,
-//     over how many splits, and what the marks mean.
+//     over how many splits, and what the marks mean. A cell in which some
+//     split chose a hyperparameter at the lowest or highest value of its
+//     grid is marked "†" and explained under the table ([GridEdges],
+//     [EdgeNote]), since the best value may then lie outside the grid.
 //   - Paired t-tests between configured pairs of trainers over the splits
 //     both have run ([PairedTTest]), reported as absolute differences in
 //     percentage points, as in section 5 of the paper.

@@ -18,6 +18,8 @@ type indexPage struct {
 	Versions     []string
 	Links        []string // other files of the report, relative to it
 	Legend       []string // what the cells are; see Table.cellLegend
+	Edges        []string // grid-edge notes of the marked cells
+	EdgeTitle    string
 	Results      htmlTable
 	Paper        *htmlPaper // nil without a paper reference
 	Tests        []string
@@ -101,6 +103,14 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 <h2>Results</h2>
 <p>{{range $i, $l := .Legend}}{{if $i}} {{end}}{{$l}}{{end}}</p>
 {{template "table" .Results}}
+{{- with .Edges}}
+<p>{{$.EdgeTitle}}</p>
+<ul>
+{{- range .}}
+<li>{{.}}</li>
+{{- end}}
+</ul>
+{{- end}}
 {{- with .Paper}}
 <h2>Against the paper</h2>
 <p>Source: {{.Source}}</p>
@@ -169,6 +179,8 @@ func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable
 		NRuns:        len(runs),
 		Links:        []string{"table.md", "table.txt", "table.csv", "table.tex"},
 		Legend:       t.cellLegend("Bold"),
+		Edges:        t.edgeLines(),
+		EdgeTitle:    edgeTitle,
 		Results:      resultsHTML(t),
 		Tests:        t.testLines(),
 		TestsCaption: testsTitle,

@@ -136,6 +136,18 @@ func (t *Table) cellLegend(best string) []string {
 	return lines
 }
 
+// edgeTitle heads the list of grid-edge notes under a table.
+const edgeTitle = GridEdgeMark + ": in some splits a hyperparameter was chosen at an end of its grid, so the best value may lie outside it:"
+
+// edgeLines are the grid-edge notes of t, one a line.
+func (t *Table) edgeLines() []string {
+	out := make([]string, len(t.Edges))
+	for i, e := range t.Edges {
+		out[i] = e.String()
+	}
+	return out
+}
+
 // testLines renders the paired t-tests, one line for token error and one
 // for span F1 (unless the row is token-only), or one line when the test
 // could not be run.
@@ -253,6 +265,12 @@ func (t *Table) WriteText(w io.Writer) error {
 	for _, l := range t.cellLegend("*") {
 		ew.printf("%s\n", l)
 	}
+	if lines := t.edgeLines(); len(lines) > 0 {
+		ew.printf("%s\n", edgeTitle)
+		for _, l := range lines {
+			ew.printf("  %s\n", l)
+		}
+	}
 	if lines := t.testLines(); len(lines) > 0 {
 		ew.printf("\n%s\n", testsTitle)
 		for _, l := range lines {
@@ -282,6 +300,12 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 		return err
 	}
 	ew.printf("\n%s\n", esc(strings.Join(t.cellLegend("Bold"), " ")))
+	if lines := t.edgeLines(); len(lines) > 0 {
+		ew.printf("\n%s\n\n", esc(edgeTitle))
+		for _, l := range lines {
+			ew.printf("- %s\n", esc(l))
+		}
+	}
 	if lines := t.testLines(); len(lines) > 0 {
 		ew.printf("\n%s\n\n", testsTitle)
 		for _, l := range lines {
@@ -374,7 +398,7 @@ func newLaTeXEscaper() func(string) string {
 	return strings.NewReplacer(
 		`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`,
 		"_", `\_`, "{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`,
-		"±", `$\pm$`,
+		"±", `$\pm$`, GridEdgeMark, `\dag{}`,
 	).Replace
 }
 
@@ -396,6 +420,12 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 	ew.printf("\\bottomrule\n\\end{tabular}\n")
 	for _, l := range t.cellLegend("Bold") {
 		ew.printf("%% %s\n", l)
+	}
+	if lines := t.edgeLines(); len(lines) > 0 {
+		ew.printf("%% %s\n", edgeTitle)
+		for _, l := range lines {
+			ew.printf("%%   %s\n", l)
+		}
 	}
 	if lines := t.testLines(); len(lines) > 0 {
 		ew.printf("%% %s\n", testsTitle)

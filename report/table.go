@@ -74,10 +74,14 @@ type Cell struct {
 	Iterations   float64 // mean over splits
 	Constraints  float64 // mean over splits
 	Best         bool    // best cell of its row by Options.Metric
-	// Text is the unmarked rendering shared by all formats:
-	// "12.3±0.8/74.9±1.2", "12.3/74.9" for a single split, "12.3±0.8" in a
-	// token-only row, and "-" when N is 0. A cell with fewer splits than the fullest cell of its row gets
-	// a " (n=7)" suffix.
+	// GridEdge is set when some split chose a hyperparameter at an end of
+	// its grid; Table.Edges says which.
+	GridEdge bool
+	// Text is the rendering shared by all formats, without the best-cell
+	// mark: "12.3±0.8/74.9±1.2", "12.3/74.9" for a single split,
+	// "12.3±0.8" in a token-only row, and "-" when N is 0. A cell with
+	// fewer splits than the fullest cell of its row gets a " (n=7)"
+	// suffix, and a GridEdge cell ends with GridEdgeMark.
 	Text string
 }
 
@@ -109,7 +113,10 @@ type Table struct {
 	Metric       Metric   // metric that decided Best
 	Rows         []Row
 	Tests        []PairTest
-	Warnings     []string // e.g. runs from several code versions
+	// Edges lists the hyperparameters chosen at an end of their grid
+	// ([GridEdges]), in table order; their cells are marked.
+	Edges    []EdgeNote
+	Warnings []string // e.g. runs from several code versions
 }
 
 type cellKey struct {
@@ -221,10 +228,16 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 	})
 
 	t := &Table{Trainers: trainers, ShowFraction: len(fractions) > 1, Metric: metric}
+	edges := map[string]bool{} // "label\x00trainer"
+	for _, e := range GridEdges(runs) {
+		edges[e.Label+"\x00"+e.Trainer] = true
+	}
 	for _, rk := range rows {
 		row := Row{RowKey: rk, Label: t.label(rk), TokenOnly: slices.Contains(opt.TokenOnlyTasks, rk.Task)}
 		for _, tr := range trainers {
-			row.Cells = append(row.Cells, aggregate(tr, groups[cellKey{rk, tr}]))
+			c := aggregate(tr, groups[cellKey{rk, tr}])
+			c.GridEdge = edges[row.Label+"\x00"+tr]
+			row.Cells = append(row.Cells, c)
 		}
 		rowMetric := metric
 		if row.TokenOnly {
@@ -240,6 +253,8 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 		}
 		t.Rows = append(t.Rows, row)
 	}
+
+	t.Edges = tableOrder(t, GridEdges(runs))
 
 	for _, c := range opt.Comparisons {
 		for _, row := range t.Rows {
@@ -340,7 +355,25 @@ func cellText(c Cell, tokenOnly bool, maxN, decimals int) string {
 	if c.N < maxN {
 		s += fmt.Sprintf(" (n=%d)", c.N)
 	}
+	if c.GridEdge {
+		s += GridEdgeMark
+	}
 	return s
+}
+
+// tableOrder sorts notes by the row and then the column of their cell in
+// t.
+func tableOrder(t *Table, notes []EdgeNote) []EdgeNote {
+	pos := func(e EdgeNote) (int, int) {
+		r := slices.IndexFunc(t.Rows, func(row Row) bool { return row.Label == e.Label })
+		return r, slices.Index(t.Trainers, e.Trainer)
+	}
+	slices.SortStableFunc(notes, func(a, b EdgeNote) int {
+		ra, ca := pos(a)
+		rb, cb := pos(b)
+		return cmp.Or(cmp.Compare(ra, rb), cmp.Compare(ca, cb))
+	})
+	return notes
 }
 
 // pairTest runs the paired t-tests of comparison c in one row.
