@@ -121,7 +121,7 @@ type FigureSpec struct {
 	Dataset  string `yaml:"dataset"`  // default: the first dataset
 	Task     string `yaml:"task"`     // default: every task, one file per task (NAME-TASK) when there are several
 	X        string `yaml:"x"`        // train_fraction (default) | beta
-	Y        string `yaml:"y"`        // token_error | span_f1 | train_seconds
+	Y        string `yaml:"y"`        // token_error | span_f1 | train_seconds (CPU if every run has it) | cpu_seconds
 	Baseline string `yaml:"baseline"` // optional trainer subtracted split by split
 	Title    string `yaml:"title"`
 }

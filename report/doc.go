@@ -20,7 +20,9 @@
 //   - Paired t-tests between configured pairs of trainers over the splits
 //     both have run ([PairedTTest]), reported as absolute differences in
 //     percentage points, as in section 5 of the paper.
-//   - A cost table of mean training seconds, iterations and constraints.
+//   - A cost table of mean training seconds (CPU and wall-clock when every
+//     run has a CPU time, [Run.CPUSeconds]; wall-clock otherwise),
+//     iterations and constraints.
 //   - Renderers for plain text ([Table.WriteText]), Markdown
 //     ([Table.WriteMarkdown]), CSV with raw numbers ([Table.WriteCSV]) and
 //     LaTeX with booktabs ([Table.WriteLaTeX]).

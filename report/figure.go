@@ -142,7 +142,11 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 		}
 		f.Task = tasks[0]
 	}
-	ss, err := figureSeries(runs, f, trainers)
+	q, err := figureQuantity(runs, f)
+	if err != nil {
+		return nil, err
+	}
+	ss, err := figureSeries(runs, f, q, trainers)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +157,7 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 	if f.X == XBeta {
 		p.X.Label.Text = "inverse temperature β (log scale)"
 	}
-	p.Y.Label.Text = f.yLabel()
+	p.Y.Label.Text = f.yLabel(q)
 	p.Legend.Top = true
 	p.Legend.TextStyle.Font.Size = vg.Points(10)
 	grid := plotter.NewGrid()
@@ -199,7 +203,7 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 			p.X.Tick.Marker = ticks
 		}
 	}
-	if f.Y == YTrainSeconds && f.Baseline == "" {
+	if q.seconds && f.Baseline == "" {
 		// Times are compared as ratios, which only a zero origin shows.
 		p.Y.Min = min(p.Y.Min, 0)
 	}
@@ -420,8 +424,7 @@ func sizeTicks(ss []series) plot.ConstantTicks {
 
 // figureSeries aggregates the runs of f's dataset and task into one series
 // per trainer (or per method, for X = XBeta), points in ascending X.
-func figureSeries(runs []Run, f FigureSpec, trainers []string) ([]series, error) {
-	q, _ := yQuantity(f.Y)
+func figureSeries(runs []Run, f FigureSpec, q quantity, trainers []string) ([]series, error) {
 	value := func(r *Run) float64 { return q.value(r) }
 	var base map[baselineKey]float64
 	if f.Baseline != "" {

@@ -63,16 +63,23 @@ func (t *Table) mainGrid(esc, mark func(string) string) (head []string, body [][
 // costGrid is the training-cost table as strings, one line per trainer
 // with runs in a row.
 func (t *Table) costGrid(esc func(string) string) (head []string, body [][]string) {
-	for _, s := range append(t.keyHeader(), "trainer", "n", "train seconds", "iterations", "constraints") {
+	for _, s := range append(t.keyHeader(), "trainer", "n") {
 		head = append(head, esc(s))
 	}
+	for _, s := range t.timeHeader() {
+		head = append(head, esc(s))
+	}
+	head = append(head, esc("iterations"), esc("constraints"))
 	for _, row := range t.Rows {
 		for _, c := range row.Cells {
 			if c.N == 0 {
 				continue
 			}
-			line := append(t.keyCells(row.RowKey), c.Trainer, strconv.Itoa(c.N),
-				formatSeconds(c.TrainSeconds),
+			line := append(t.keyCells(row.RowKey), c.Trainer, strconv.Itoa(c.N))
+			if t.CPUTime {
+				line = append(line, formatSeconds(c.CPUSeconds))
+			}
+			line = append(line, formatSeconds(c.TrainSeconds),
 				strconv.FormatFloat(c.Iterations, 'f', 1, 64),
 				strconv.FormatFloat(c.Constraints, 'f', 1, 64))
 			for i := range line {
@@ -146,6 +153,20 @@ func (t *Table) edgeLines() []string {
 		out[i] = e.String()
 	}
 	return out
+}
+
+// timeHeader heads the time columns of the cost table: CPU and wall-clock
+// seconds when every run has a CPU time, wall-clock seconds named as such
+// when some do, and the old "train seconds" (wall-clock) when none do, so
+// that old runs render as they did.
+func (t *Table) timeHeader() []string {
+	switch {
+	case t.CPUTime:
+		return []string{"CPU s", "wall s"}
+	case t.PartialCPUTime:
+		return []string{"wall s"}
+	}
+	return []string{"train seconds"}
 }
 
 // testLines renders the paired t-tests, one line for token error and one
@@ -343,41 +364,41 @@ func metricName(m Metric) string {
 	return "token error"
 }
 
-// csvHeader is the header row written by [Table.WriteCSV].
-func csvHeader() []string {
-	return []string{
+// csvHeader is the header row written by [Table.WriteCSV], with a
+// cpu_seconds column if cpu.
+func csvHeader(cpu bool) []string {
+	h := []string{
 		"dataset", "task", "train_fraction", "trainer", "n",
 		"token_error_mean", "token_error_std", "span_f1_mean", "span_f1_std",
-		"train_seconds", "iterations", "constraints", "best",
+		"train_seconds",
 	}
+	if cpu {
+		h = append(h, "cpu_seconds")
+	}
+	return append(h, "iterations", "constraints", "best")
 }
 
 // WriteCSV writes one CSV record per (row, trainer), with the raw numbers
 // at full precision: dataset, task, train_fraction, trainer, n,
 // token_error_mean, token_error_std, span_f1_mean, span_f1_std,
-// train_seconds, iterations, constraints (means over splits) and best
-// ("true" or "false"). A trainer with no runs in a row has n = 0 and empty
-// numeric fields; rows of token-only tasks have empty span F1 fields.
+// train_seconds (wall-clock), cpu_seconds (only when every run has a CPU
+// time, [Table.CPUTime]), iterations, constraints (means over splits) and
+// best ("true" or "false"). A trainer with no runs in a row has n = 0 and
+// empty numeric fields; rows of token-only tasks have empty span F1
+// fields.
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader()); err != nil {
+	header := csvHeader(t.CPUTime)
+	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("report: writing CSV: %w", err)
 	}
-	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, row := range t.Rows {
 		for _, c := range row.Cells {
-			rec := []string{row.Dataset, row.Task, num(row.TrainFraction), c.Trainer, strconv.Itoa(c.N)}
-			switch {
-			case c.N == 0:
-				rec = append(rec, "", "", "", "", "", "", "")
-			case row.TokenOnly:
-				rec = append(rec, num(c.TokenError.Mean), num(c.TokenError.Std), "", "",
-					num(c.TrainSeconds), num(c.Iterations), num(c.Constraints))
-			default:
-				rec = append(rec,
-					num(c.TokenError.Mean), num(c.TokenError.Std),
-					num(c.SpanF1.Mean), num(c.SpanF1.Std),
-					num(c.TrainSeconds), num(c.Iterations), num(c.Constraints))
+			rec := []string{row.Dataset, row.Task, strconv.FormatFloat(row.TrainFraction, 'g', -1, 64), c.Trainer, strconv.Itoa(c.N)}
+			if c.N > 0 {
+				rec = append(rec, t.csvNumbers(row, c)...)
+			} else {
+				rec = append(rec, make([]string, len(header)-len(rec)-1)...) // all empty
 			}
 			rec = append(rec, strconv.FormatBool(c.Best))
 			if err := cw.Write(rec); err != nil {
@@ -390,6 +411,21 @@ func (t *Table) WriteCSV(w io.Writer) error {
 		return fmt.Errorf("report: writing CSV: %w", err)
 	}
 	return nil
+}
+
+// csvNumbers are the numeric CSV fields of a cell with runs, from
+// token_error_mean to constraints.
+func (t *Table) csvNumbers(row Row, c Cell) []string {
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	out := []string{num(c.TokenError.Mean), num(c.TokenError.Std), "", ""}
+	if !row.TokenOnly {
+		out[2], out[3] = num(c.SpanF1.Mean), num(c.SpanF1.Std)
+	}
+	out = append(out, num(c.TrainSeconds))
+	if t.CPUTime {
+		out = append(out, num(c.CPUSeconds))
+	}
+	return append(out, num(c.Iterations), num(c.Constraints))
 }
 
 // newLaTeXEscaper returns a function that escapes LaTeX special characters
