@@ -348,6 +348,9 @@ func (c *Config) validate() error {
 		if f.Dataset == "" {
 			f.Dataset = c.Datasets[0].Name
 		}
+		if f.Task == "" && len(c.Tasks) == 1 {
+			f.Task = c.Tasks[0] // else every task: report.ExpandFigures
+		}
 		if f.X == "" {
 			f.X = report.XTrainFraction
 		}
