@@ -119,9 +119,9 @@ type TrainerSpec struct {
 type FigureSpec struct {
 	Name     string `yaml:"name"`     // file stem, e.g. figure1
 	Dataset  string `yaml:"dataset"`  // default: the first dataset
-	Task     string `yaml:"task"`     // default: the first task
+	Task     string `yaml:"task"`     // default: every task, one file per task (NAME-TASK) when there are several
 	X        string `yaml:"x"`        // train_fraction (default) | beta
-	Y        string `yaml:"y"`        // token_error | span_f1 | train_seconds
+	Y        string `yaml:"y"`        // token_error | span_f1 | train_seconds (CPU if every run has it) | cpu_seconds
 	Baseline string `yaml:"baseline"` // optional trainer subtracted split by split
 	Title    string `yaml:"title"`
 }
@@ -348,8 +348,8 @@ func (c *Config) validate() error {
 		if f.Dataset == "" {
 			f.Dataset = c.Datasets[0].Name
 		}
-		if f.Task == "" {
-			f.Task = c.Tasks[0]
+		if f.Task == "" && len(c.Tasks) == 1 {
+			f.Task = c.Tasks[0] // else every task: report.ExpandFigures
 		}
 		if f.X == "" {
 			f.X = report.XTrainFraction

@@ -11,18 +11,30 @@
 //     train fraction]), columns are trainers, and each cell is the mean ±
 //     standard deviation over splits of token error and span F1, e.g.
 //     "12.3±0.8/74.9±1.2" (token error only for tasks without spans, such
-//     as parsing). The best cell of each row is marked.
+//     as parsing). The best cell of each row is marked, and every
+//     rendering carries a legend that says what the cells are, their unit,
+//     over how many splits, and what the marks mean. A cell in which some
+//     split chose a hyperparameter at the lowest or highest value of its
+//     grid is marked "†" and explained under the table ([GridEdges],
+//     [EdgeNote]), since the best value may then lie outside the grid.
 //   - Paired t-tests between configured pairs of trainers over the splits
 //     both have run ([PairedTTest]), reported as absolute differences in
 //     percentage points, as in section 5 of the paper.
-//   - A cost table of mean training seconds, iterations and constraints.
+//   - A cost table of mean training seconds (CPU and wall-clock when every
+//     run has a CPU time, [Run.CPUSeconds]; wall-clock otherwise),
+//     iterations and constraints.
 //   - Renderers for plain text ([Table.WriteText]), Markdown
 //     ([Table.WriteMarkdown]), CSV with raw numbers ([Table.WriteCSV]) and
 //     LaTeX with booktabs ([Table.WriteLaTeX]).
 //   - Learning-curve figures in the style of Figures 1 and 2 of the paper
 //     ([Figure], [SaveFigure]): one line per trainer of token error, span
 //     F1 or training time against training size, with ±1 standard
-//     deviation error bars over splits, written as PNG, SVG and PDF.
+//     deviation error bars over splits (the legend says so), written as
+//     PNG, SVG and PDF. Lines are dodged sideways by a small step so that
+//     their bars do not overlap; time axes start at zero. A figure that
+//     names no task is drawn for every task ([ExpandFigures]): as NAME
+//     when the runs have one task, as NAME-TASK each when they have
+//     several.
 //   - [ComparePaper], which sets the numbers a paper reports
 //     ([PaperReference]) beside ours from the same [Table], with the
 //     difference ours − paper, so that a report shows at a glance what

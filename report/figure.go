@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"fmt"
 	"image/color"
-	"io"
 	"math"
 	"path/filepath"
 	"regexp"
@@ -17,7 +16,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -55,6 +53,55 @@ func Figure(runs []Run, f FigureSpec, trainers []string) (*plot.Plot, error) {
 	return fig.plot, nil
 }
 
+// ExpandFigures resolves the figures that name no task: each becomes one
+// figure per task with runs on its dataset, in lexical order of task. With
+// one such task the figure keeps its name, so a single-task experiment's
+// files do not change; with several, each is named NAME-TASK, and a title
+// the spec gives gets " (TASK)" appended. Figures that name a task, and
+// figures of a dataset without runs (which [Figure] reports), are kept as
+// they are. Two resulting figures with one name are an error.
+func ExpandFigures(runs []Run, figs []FigureSpec) ([]FigureSpec, error) {
+	var out []FigureSpec
+	for _, f := range figs {
+		tasks := datasetTasks(runs, f.Dataset)
+		if f.Task != "" || len(tasks) == 0 {
+			out = append(out, f)
+			continue
+		}
+		for _, task := range tasks {
+			g := f
+			g.Task = task
+			if len(tasks) > 1 {
+				g.Name = f.Name + "-" + task
+				if f.Title != "" {
+					g.Title = f.Title + " (" + task + ")"
+				}
+			}
+			out = append(out, g)
+		}
+	}
+	for i, f := range out {
+		for _, g := range out[:i] {
+			if g.Name == f.Name {
+				return nil, fmt.Errorf("report: two figures named %q once tasks are expanded", f.Name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// datasetTasks lists the tasks with runs on dataset, in lexical order.
+func datasetTasks(runs []Run, dataset string) []string {
+	var tasks []string
+	for _, r := range runs {
+		if r.Dataset == dataset && !slices.Contains(tasks, r.Task) {
+			tasks = append(tasks, r.Task)
+		}
+	}
+	slices.Sort(tasks)
+	return tasks
+}
+
 // errorPoints are the points of one line with their error bars, as
 // offsets from Y.
 type errorPoints struct {
@@ -67,9 +114,13 @@ type series struct {
 	trainer string
 	n       []int // splits behind each point
 	data    errorPoints
-	line    *plotter.Line
-	points  *plotter.Scatter
-	bars    *plotter.YErrorBars
+	// shift moves the line sideways so that its error bars do not hide
+	// another line's (see dodge): drawn X = data X + shift on a linear
+	// axis, data X · 10^shift on a logarithmic one.
+	shift  float64
+	line   *plotter.Line
+	points *plotter.Scatter
+	bars   *plotter.YErrorBars
 }
 
 // builtFigure keeps the plotters added to a plot, which plot.Plot does not
@@ -83,7 +134,19 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
-	ss, err := figureSeries(runs, f, trainers)
+	if f.Task == "" {
+		tasks := datasetTasks(runs, f.Dataset)
+		if len(tasks) != 1 {
+			return nil, fmt.Errorf("report: figure %q names no task, and %s has runs of %d tasks %q; set one or use ExpandFigures",
+				f.Name, f.Dataset, len(tasks), tasks)
+		}
+		f.Task = tasks[0]
+	}
+	q, err := figureQuantity(runs, f)
+	if err != nil {
+		return nil, err
+	}
+	ss, err := figureSeries(runs, f, q, trainers)
 	if err != nil {
 		return nil, err
 	}
@@ -94,20 +157,22 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 	if f.X == XBeta {
 		p.X.Label.Text = "inverse temperature β (log scale)"
 	}
-	p.Y.Label.Text = f.yLabel()
+	p.Y.Label.Text = f.yLabel(q)
 	p.Legend.Top = true
 	p.Legend.TextStyle.Font.Size = vg.Points(10)
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = color.Gray{Y: 0xdd}
 	grid.Horizontal.Color = color.Gray{Y: 0xdd}
 	p.Add(grid)
+	dodge(ss, f.X == XBeta)
 	for i := range ss {
 		s := &ss[i]
 		col, glyph := trainerStyle(s.trainer)
-		if s.bars, err = plotter.NewYErrorBars(s.data); err != nil {
+		drawn := s.drawn(f.X == XBeta)
+		if s.bars, err = plotter.NewYErrorBars(drawn); err != nil {
 			return nil, fmt.Errorf("report: figure %q, %s: %w", f.Name, s.trainer, err)
 		}
-		if s.line, s.points, err = plotter.NewLinePoints(s.data); err != nil {
+		if s.line, s.points, err = plotter.NewLinePoints(drawn); err != nil {
 			return nil, fmt.Errorf("report: figure %q, %s: %w", f.Name, s.trainer, err)
 		}
 		s.bars.Color, s.bars.Width, s.bars.CapWidth = col, vg.Points(1), vg.Points(5)
@@ -121,29 +186,173 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 	if f.X == XBeta {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		lo, hi := xRange(ss)
 		// Pad by a quarter decade each side so end points are not on the frame.
-		p.X.Min /= math.Pow(10, 0.25)
-		p.X.Max *= math.Pow(10, 0.25)
-		if err := addZeroLine(p, f); err != nil {
-			return nil, err
+		p.X.Min = lo / math.Pow(10, betaPad)
+		p.X.Max = hi * math.Pow(10, betaPad)
+	} else {
+		// Start at 0 so that the spacing of the training sizes reads
+		// truthfully; plot.Add has already widened Max to the data.
+		p.X.Min = 0
+		if _, hi := xRange(ss); hi > 0 && allAt(ss, hi) {
+			// A single training size would sit on the right edge, its
+			// error bars against the legend; centre it instead.
+			p.X.Max = 2 * hi
 		}
-		return &builtFigure{plot: p, series: ss}, nil
+		if ticks := sizeTicks(ss); ticks != nil {
+			p.X.Tick.Marker = ticks
+		}
 	}
-	// Start at 0 so that the spacing of the training sizes reads
-	// truthfully; plot.Add has already widened Max to the data.
-	p.X.Min = 0
-	if p.X.Max > 0 && allAt(ss, p.X.Max) {
-		// A single training size would sit on the right edge, its
-		// error bars against the legend; centre it instead.
-		p.X.Max *= 2
-	}
-	if ticks := sizeTicks(ss); ticks != nil {
-		p.X.Tick.Marker = ticks
+	if q.seconds && f.Baseline == "" {
+		// Times are compared as ratios, which only a zero origin shows.
+		p.Y.Min = min(p.Y.Min, 0)
 	}
 	if err := addZeroLine(p, f); err != nil {
 		return nil, err
 	}
+	addBarsNote(p, ss)
 	return &builtFigure{plot: p, series: ss}, nil
+}
+
+// betaPad is the margin, in decades, left each side of the points of a
+// figure against β.
+const betaPad = 0.25
+
+// dodgeStep is the sideways step between neighbouring lines, as a
+// fraction of the X axis; dodge narrows it where points are close.
+const dodgeStep = 0.012
+
+// dodge gives each line of ss a sideways shift, symmetric about zero and
+// in line order, so that error bars at the same X stand side by side
+// instead of on top of each other: steps of dodgeStep of the axis width
+// (of its decades on a log axis), or less where that would carry a line
+// more than a quarter of the way to the next X. The data keep their
+// true X; only what is drawn moves.
+func dodge(ss []series, logX bool) {
+	if len(ss) < 2 {
+		return
+	}
+	var xs []float64
+	for _, s := range ss {
+		for _, xy := range s.data.XYs {
+			x := xy.X
+			if logX {
+				x = math.Log10(x)
+			}
+			xs = append(xs, x)
+		}
+	}
+	slices.Sort(xs)
+	xs = slices.Compact(xs)
+	lo, hi := xs[0], xs[len(xs)-1]
+	var width float64
+	if logX {
+		width = hi - lo + 2*betaPad
+	} else {
+		lo = 0 // the axis starts at zero
+		width = hi - lo
+		if len(xs) == 1 {
+			width *= 2 // see the centring in buildFigure
+		}
+	}
+	step := dodgeStep * width
+	spread := float64(len(ss) - 1) // steps from the first line to the last
+	for i := 1; i < len(xs); i++ {
+		// The outermost lines move spread/2 steps; keep that under a
+		// quarter of the gap so that neighbouring X values stay apart.
+		step = min(step, (xs[i]-xs[i-1])/2/spread)
+	}
+	for i := range ss {
+		ss[i].shift = (float64(i) - spread/2) * step
+	}
+}
+
+// drawn is the series as drawn: its points shifted sideways by s.shift.
+func (s *series) drawn(logX bool) errorPoints {
+	d := errorPoints{XYs: slices.Clone(s.data.XYs), YErrors: s.data.YErrors}
+	for i := range d.XYs {
+		if logX {
+			d.XYs[i].X *= math.Pow(10, s.shift)
+		} else {
+			d.XYs[i].X += s.shift
+		}
+	}
+	return d
+}
+
+// xRange is the smallest and largest X of the data of ss, before any
+// shift.
+func xRange(ss []series) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range ss {
+		for _, xy := range s.data.XYs {
+			lo, hi = min(lo, xy.X), max(hi, xy.X)
+		}
+	}
+	return lo, hi
+}
+
+// addBarsNote adds a last legend entry, drawn with an error bar, that says
+// what the bars are: one standard deviation over the splits behind each
+// point, or that a single split has none. The note goes in the legend
+// rather than a caption because the PNG, SVG and PDF are often used
+// without the page around them.
+func addBarsNote(p *plot.Plot, ss []series) {
+	lo, hi := splitRange(ss)
+	p.Legend.Add(barsNote(lo, hi), barThumb{})
+}
+
+// splitRange is the fewest and the most splits behind a point of ss.
+func splitRange(ss []series) (lo, hi int) {
+	lo, hi = math.MaxInt, 0
+	for _, s := range ss {
+		for _, n := range s.n {
+			lo, hi = min(lo, n), max(hi, n)
+		}
+	}
+	return lo, hi
+}
+
+// barsCaption says in a sentence what the figure's points and error bars
+// are, for index.html.
+func (b *builtFigure) barsCaption() string {
+	lo, hi := splitRange(b.series)
+	splits := fmt.Sprintf("%d splits", hi)
+	if lo != hi {
+		splits = fmt.Sprintf("%d–%d splits", lo, hi)
+	}
+	if hi <= 1 {
+		return "Values from one split; no error bars."
+	}
+	return "Points are means over " + splits + "; error bars are ±1 standard deviation over the same splits."
+}
+
+// barsNote says in a few words what the error bars of a figure are, for
+// points from lo to hi splits: "±1 std, 10 splits". It is short because
+// it shares the legend's width with the trainer names.
+func barsNote(lo, hi int) string {
+	switch {
+	case hi <= 1:
+		return "1 split: no bars"
+	case lo == hi:
+		return fmt.Sprintf("±1 std, %d splits", hi)
+	}
+	return fmt.Sprintf("±1 std, %d–%d splits", max(lo, 2), hi)
+}
+
+// barThumb is the legend thumbnail of an error bar: a grey vertical line
+// with caps.
+type barThumb struct{}
+
+// Thumbnail implements plot.Thumbnailer.
+func (barThumb) Thumbnail(c *draw.Canvas) {
+	x := (c.Min.X + c.Max.X) / 2
+	lo, hi := c.Min.Y+c.Size().Y/8, c.Max.Y-c.Size().Y/8
+	capW := vg.Points(2.5)
+	sty := draw.LineStyle{Color: color.Gray{Y: 0x55}, Width: vg.Points(1)}
+	c.StrokeLine2(sty, x, lo, x, hi)
+	c.StrokeLine2(sty, x-capW, lo, x+capW, lo)
+	c.StrokeLine2(sty, x-capW, hi, x+capW, hi)
 }
 
 // addZeroLine draws the baseline of a figure with one as a dashed line at
@@ -215,8 +424,7 @@ func sizeTicks(ss []series) plot.ConstantTicks {
 
 // figureSeries aggregates the runs of f's dataset and task into one series
 // per trainer (or per method, for X = XBeta), points in ascending X.
-func figureSeries(runs []Run, f FigureSpec, trainers []string) ([]series, error) {
-	q, _ := yQuantity(f.Y)
+func figureSeries(runs []Run, f FigureSpec, q quantity, trainers []string) ([]series, error) {
 	value := func(r *Run) float64 { return q.value(r) }
 	var base map[baselineKey]float64
 	if f.Baseline != "" {
@@ -383,26 +591,34 @@ func SaveFigure(p *plot.Plot, dir, stem string) error {
 	if err := validStem(stem); err != nil {
 		return fmt.Errorf("report: figure file stem %q: %w", stem, err)
 	}
+	files, err := renderFigure(p)
+	if err != nil {
+		return fmt.Errorf("report: figure %s: %w", stem, err)
+	}
 	for _, ext := range figureFormats() {
-		c := newFigureCanvas(ext)
-		p.Draw(draw.New(c))
-		err := writeAtomic(filepath.Join(dir, stem+"."+ext), func(w io.Writer) error {
-			if ext != "pdf" {
-				_, err := c.WriteTo(w)
-				return err
-			}
-			var buf bytes.Buffer
-			if _, err := c.WriteTo(&buf); err != nil {
-				return err
-			}
-			_, err := w.Write(fixPDFDates(buf.Bytes()))
-			return err
-		})
-		if err != nil {
+		if err := writeFileAtomic(filepath.Join(dir, stem+"."+ext), files[ext]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// renderFigure draws p in every one of figureFormats, by extension.
+func renderFigure(p *plot.Plot) (map[string][]byte, error) {
+	files := make(map[string][]byte, len(figureFormats()))
+	for _, ext := range figureFormats() {
+		c := newFigureCanvas(ext)
+		p.Draw(draw.New(c))
+		var buf bytes.Buffer
+		if _, err := c.WriteTo(&buf); err != nil {
+			return nil, fmt.Errorf("rendering %s: %w", ext, err)
+		}
+		files[ext] = buf.Bytes()
+		if ext == "pdf" {
+			files[ext] = fixPDFDates(files[ext])
+		}
+	}
+	return files, nil
 }
 
 // pdfDate matches the creation and modification dates that the PDF writer
@@ -426,7 +642,7 @@ func newFigureCanvas(ext string) vg.CanvasWriterTo {
 	case "svg":
 		return vgsvg.New(FigureWidth, FigureHeight)
 	case "pdf":
-		return vgpdf.New(FigureWidth, FigureHeight)
+		return newPDFCanvas(FigureWidth, FigureHeight)
 	}
 	panic("report: no canvas for format " + ext) // figureFormats and this switch disagree
 }

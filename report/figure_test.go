@@ -118,9 +118,13 @@ func TestFigureSeries(t *testing.T) {
 					for what, xys := range map[string]interface{ XY(int) (float64, float64) }{
 						"line": s.line.XYs, "points": s.points.XYs, "bars": s.bars.XYs,
 					} {
+						// Drawn points are dodged sideways (TestFigureDodge).
 						x, y := xys.XY(i)
-						if x != 100*fr || math.Abs(y-mean) > 1e-9 {
-							t.Errorf("%s %s point %d = (%v, %v), want (%v, %v)", s.trainer, what, i, x, y, 100*fr, mean)
+						if x != 100*fr+s.shift || math.Abs(y-mean) > 1e-9 {
+							t.Errorf("%s %s point %d = (%v, %v), want (%v, %v)", s.trainer, what, i, x, y, 100*fr+s.shift, mean)
+						}
+						if s.data.XYs[i].X != 100*fr {
+							t.Errorf("%s data point %d at x = %v, want the true %v", s.trainer, i, s.data.XYs[i].X, 100*fr)
 						}
 					}
 					if lo, hi := s.bars.YError(i); math.Abs(lo-std) > 1e-9 || math.Abs(hi-std) > 1e-9 {
@@ -393,6 +397,135 @@ func TestSizeTicks(t *testing.T) {
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("labels %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// Lines are shifted sideways, symmetrically and in line order, by a small
+// step, so that error bars at one X stand apart; on a log axis the shift
+// is a factor.
+func TestFigureDodge(t *testing.T) {
+	check := func(t *testing.T, fig *builtFigure, gap float64, logX bool) {
+		t.Helper()
+		n := len(fig.series)
+		if n < 2 {
+			t.Fatalf("%d series, want several", n)
+		}
+		for i, s := range fig.series {
+			if mirror := fig.series[n-1-i].shift; math.Abs(s.shift+mirror) > 1e-12 {
+				t.Errorf("%s shift %v does not mirror %v", s.trainer, s.shift, mirror)
+			}
+			if i > 0 && !(s.shift > fig.series[i-1].shift) {
+				t.Errorf("%s shift %v not right of %s's %v", s.trainer, s.shift, fig.series[i-1].trainer, fig.series[i-1].shift)
+			}
+			// The outermost lines stay within a quarter of the gap to the
+			// next X, so that no point reads as another X.
+			if math.Abs(s.shift) > gap/4+1e-12 {
+				t.Errorf("%s shift %v more than a quarter of the gap %v", s.trainer, s.shift, gap)
+			}
+			for j, xy := range s.data.XYs {
+				x, _ := s.points.XY(j)
+				want := xy.X + s.shift
+				if logX {
+					want = xy.X * math.Pow(10, s.shift)
+				}
+				if math.Abs(x-want) > 1e-9*math.Abs(want) {
+					t.Errorf("%s point %d drawn at %v, want %v", s.trainer, j, x, want)
+				}
+				bx, _ := s.bars.XY(j)
+				if bx != x {
+					t.Errorf("%s bar %d at %v, point at %v", s.trainer, j, bx, x)
+				}
+			}
+		}
+	}
+	t.Run("train fraction", func(t *testing.T) {
+		fig, err := buildFigure(curveRuns(), curveFigure(YTokenError), curveTrainers())
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, fig, 15, false) // X at 10, 25, 50
+	})
+	t.Run("close fractions", func(t *testing.T) {
+		// X at 10 and 11 out of 100: the gap, not the axis, bounds the step.
+		var runs []Run
+		for _, r := range curveRuns() {
+			switch r.TrainFraction {
+			case 0.1:
+				runs = append(runs, r)
+				r.TrainFraction, r.Key = 0.11, r.Key+"b"
+				runs = append(runs, r)
+				r.TrainFraction, r.Key = 1, r.Key+"c"
+				runs = append(runs, r)
+			}
+		}
+		fig, err := buildFigure(runs, curveFigure(YTokenError), curveTrainers())
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, fig, 1, false)
+	})
+	t.Run("beta", func(t *testing.T) {
+		runs := betaRuns()
+		var more []Run
+		for _, r := range runs {
+			if r.Method == "entropy-margin" {
+				r.Method, r.Trainer, r.Key = "other", "o"+r.Trainer, "o"+r.Key
+				more = append(more, r)
+			}
+		}
+		fig, err := buildFigure(append(runs, more...), betaFigure(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, fig, 0.5, true) // beta from 0.1 to 10 in half decades or more
+	})
+}
+
+// The time axis starts at zero, so that times read as ratios; error axes
+// keep their data range.
+func TestFigureTimeAxisFromZero(t *testing.T) {
+	for _, y := range []string{YTrainSeconds, YTokenError} {
+		runs := curveRuns()
+		for i := range runs {
+			runs[i].TrainSeconds += 100 // far from zero
+		}
+		fig, err := buildFigure(runs, curveFigure(y), curveTrainers())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fig.plot.Y.Min; (got == 0) != (y == YTrainSeconds) {
+			t.Errorf("y %s: axis starts at %v", y, got)
+		}
+	}
+}
+
+// The legend says what the error bars are.
+func TestFigureBarsNote(t *testing.T) {
+	one := slices.DeleteFunc(curveRuns(), func(r Run) bool { return r.Split != 0 })
+	fewer := slices.DeleteFunc(curveRuns(), func(r Run) bool { return r.Split == 2 && r.Trainer == "slack" })
+	for _, tc := range []struct {
+		name string
+		runs []Run
+		want string
+	}{
+		{"three splits", curveRuns(), "±1 std, 3 splits"},
+		{"one split", one, "1 split: no bars"},
+		{"two or three", fewer, "±1 std, 2–3 splits"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fig, err := buildFigure(tc.runs, curveFigure(YTokenError), curveTrainers())
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts, data := drawn(t, fig)
+			i := slices.IndexFunc(texts, func(fs *recorder.FillString) bool { return fs.String == tc.want })
+			if i < 0 {
+				t.Fatalf("%q not drawn", tc.want)
+			}
+			if texts[i].Point.X < data.Max.X {
+				t.Errorf("note drawn at x=%v, inside the data area", texts[i].Point.X)
 			}
 		})
 	}

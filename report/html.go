@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"html/template"
@@ -16,7 +17,9 @@ type indexPage struct {
 	NRuns        int
 	Versions     []string
 	Links        []string // other files of the report, relative to it
-	Metric       string   // what decides the bold cell
+	Legend       []string // what the cells are; see Table.cellLegend
+	Edges        []string // grid-edge notes of the marked cells
+	EdgeTitle    string
 	Results      htmlTable
 	Paper        *htmlPaper // nil without a paper reference
 	Tests        []string
@@ -61,12 +64,17 @@ type htmlPaper struct {
 
 type htmlFigure struct {
 	Title         string
-	PNG, SVG, PDF string
+	Bars          string       // what the points and error bars are
+	Image         template.URL // the PNG as a data: URI
+	PNG, SVG, PDF string       // the files beside index.html
 }
 
-// indexTemplate shows the PNGs rather than the SVGs because the SVGs do
-// not embed their fonts, and a substitute font could make right-aligned
-// legend text run into its markers.
+// indexTemplate embeds the figures as PNG data: URIs, so that index.html
+// shows everything even when copied alone; the links to the other files
+// work beside them. It embeds the PNGs rather than the SVGs because the
+// SVGs do not embed their fonts, and a substitute font could make
+// right-aligned legend text run into its markers. Tables sit in boxes that
+// scroll sideways, so a wide table is never cut off.
 func indexTemplate() *template.Template {
 	return template.Must(template.New("index.html").Parse(`<!DOCTYPE html>
 <html lang="en">
@@ -80,7 +88,10 @@ th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }
 th { background: #f3f3f3; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .best { font-weight: bold; }
-figure { display: inline-block; margin: 0 1.5em 1.5em 0; }
+td.num { white-space: nowrap; }
+.wide { overflow-x: auto; max-width: 100%; }
+figure { display: inline-block; vertical-align: top; max-width: 500px; margin: 0 1.5em 1.5em 0; }
+figure img { max-width: 100%; height: auto; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 </style>
 </head>
@@ -90,8 +101,16 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 {{- with .Links}} Files:{{range $i, $f := .}}{{if $i}},{{end}} <a href="{{$f}}">{{$f}}</a>{{end}}.{{end}}</p>
 
 <h2>Results</h2>
-<p>Mean ± standard deviation over splits of token error (%) / span F1 (%); the best mean {{.Metric}} of each row is in bold.</p>
+<p>{{range $i, $l := .Legend}}{{if $i}} {{end}}{{$l}}{{end}}</p>
 {{template "table" .Results}}
+{{- with .Edges}}
+<p>{{$.EdgeTitle}}</p>
+<ul>
+{{- range .}}
+<li>{{.}}</li>
+{{- end}}
+</ul>
+{{- end}}
 {{- with .Paper}}
 <h2>Against the paper</h2>
 <p>Source: {{.Source}}</p>
@@ -127,8 +146,8 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 <h2>Figures</h2>
 {{- range .}}
 <figure>
-<img src="{{.PNG}}" alt="{{.Title}}" width="500">
-<figcaption>{{.Title}} (<a href="{{.PNG}}">PNG</a>, <a href="{{.SVG}}">SVG</a>, <a href="{{.PDF}}">PDF</a>)</figcaption>
+<img src="{{.Image}}" alt="{{.Title}}" width="500">
+<figcaption>{{.Title}}. {{.Bars}} (<a href="{{.PNG}}">PNG</a>, <a href="{{.SVG}}">SVG</a>, <a href="{{.PDF}}">PDF</a>)</figcaption>
 </figure>
 {{- end}}
 {{- end}}
@@ -139,7 +158,7 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 {{- end}}
 </body>
 </html>
-{{define "table"}}<table>
+{{define "table"}}<div class="wide"><table>
 <thead>
 <tr>{{range .Head}}<th{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</th>{{end}}</tr>
 </thead>
@@ -148,18 +167,20 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 <tr>{{range .}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
-</table>{{end}}`))
+</table></div>{{end}}`))
 }
 
 // newIndexPage gathers what index.html shows. It reads config.yaml from
 // dir if it exists, and links runs.jsonl and report.json if they exist;
 // paper is nil when the spec has no paper reference.
-func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable) (*indexPage, error) {
+func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable, figures []renderedFigure) (*indexPage, error) {
 	page := &indexPage{
 		Title:        spec.Title,
 		NRuns:        len(runs),
 		Links:        []string{"table.md", "table.txt", "table.csv", "table.tex"},
-		Metric:       metricName(t.Metric),
+		Legend:       t.cellLegend("Bold"),
+		Edges:        t.edgeLines(),
+		EdgeTitle:    edgeTitle,
 		Results:      resultsHTML(t),
 		Tests:        t.testLines(),
 		TestsCaption: testsTitle,
@@ -196,9 +217,13 @@ func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	for _, f := range spec.Figures {
+	for _, f := range figures {
+		name := f.spec.Name
 		page.Figures = append(page.Figures, htmlFigure{
-			Title: f.title(), PNG: f.Name + ".png", SVG: f.Name + ".svg", PDF: f.Name + ".pdf",
+			Title: f.spec.title(), Bars: f.bars,
+			// The bytes are our own PNG, so the URL is safe to mark as such.
+			Image: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(f.files["png"])),
+			PNG:   name + ".png", SVG: name + ".svg", PDF: name + ".pdf",
 		})
 	}
 	return page, nil

@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,16 +63,23 @@ func (t *Table) mainGrid(esc, mark func(string) string) (head []string, body [][
 // costGrid is the training-cost table as strings, one line per trainer
 // with runs in a row.
 func (t *Table) costGrid(esc func(string) string) (head []string, body [][]string) {
-	for _, s := range append(t.keyHeader(), "trainer", "n", "train seconds", "iterations", "constraints") {
+	for _, s := range append(t.keyHeader(), "trainer", "n") {
 		head = append(head, esc(s))
 	}
+	for _, s := range t.timeHeader() {
+		head = append(head, esc(s))
+	}
+	head = append(head, esc("iterations"), esc("constraints"))
 	for _, row := range t.Rows {
 		for _, c := range row.Cells {
 			if c.N == 0 {
 				continue
 			}
-			line := append(t.keyCells(row.RowKey), c.Trainer, strconv.Itoa(c.N),
-				formatSeconds(c.TrainSeconds),
+			line := append(t.keyCells(row.RowKey), c.Trainer, strconv.Itoa(c.N))
+			if t.CPUTime {
+				line = append(line, formatSeconds(c.CPUSeconds))
+			}
+			line = append(line, formatSeconds(c.TrainSeconds),
 				strconv.FormatFloat(c.Iterations, 'f', 1, 64),
 				strconv.FormatFloat(c.Constraints, 'f', 1, 64))
 			for i := range line {
@@ -80,6 +89,84 @@ func (t *Table) costGrid(esc func(string) string) (head []string, body [][]strin
 		}
 	}
 	return head, body
+}
+
+// cellLegend explains the cells of the results table, one sentence a
+// line: what the two numbers are and their unit, over how many splits,
+// what "(n=K)" means if a cell has it, and how the best cell is marked
+// (best names the marker, e.g. "*" or "Bold").
+func (t *Table) cellLegend(best string) []string {
+	var tokenOnly []string
+	lo, hi, fewer, spans := math.MaxInt, 0, false, false
+	for _, row := range t.Rows {
+		if row.TokenOnly {
+			if !slices.Contains(tokenOnly, row.Task) {
+				tokenOnly = append(tokenOnly, row.Task)
+			}
+		} else {
+			spans = true
+		}
+		n := 0
+		for _, c := range row.Cells {
+			n = max(n, c.N)
+		}
+		for _, c := range row.Cells {
+			fewer = fewer || (c.N > 0 && c.N < n)
+		}
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	what := "token error (%) / span F1 (%)"
+	if !spans {
+		what = "token error (%)"
+	}
+	var over string
+	switch {
+	case hi <= 1:
+		over = "from 1 split (no std)"
+	case lo == hi:
+		over = fmt.Sprintf("mean ± std over %d splits", hi)
+	default:
+		over = fmt.Sprintf("mean ± std over the row's splits (%d–%d)", lo, hi)
+	}
+	lines := []string{fmt.Sprintf("Cells: %s, %s.", what, over)}
+	if spans && len(tokenOnly) > 0 {
+		lines = append(lines, fmt.Sprintf("Rows of %s: token error (%%) only; they have no spans.", strings.Join(tokenOnly, ", ")))
+	}
+	if fewer {
+		lines = append(lines, "(n=K): a cell with fewer splits than the fullest cell of its row.")
+	}
+	better := "lowest"
+	if t.Metric == SpanF1 {
+		better = "highest"
+	}
+	lines = append(lines, fmt.Sprintf("%s: best (%s) mean %s in the row.", best, better, metricName(t.Metric)))
+	return lines
+}
+
+// edgeTitle heads the list of grid-edge notes under a table.
+const edgeTitle = GridEdgeMark + ": in some splits a hyperparameter was chosen at an end of its grid, so the best value may lie outside it:"
+
+// edgeLines are the grid-edge notes of t, one a line.
+func (t *Table) edgeLines() []string {
+	out := make([]string, len(t.Edges))
+	for i, e := range t.Edges {
+		out[i] = e.String()
+	}
+	return out
+}
+
+// timeHeader heads the time columns of the cost table: CPU and wall-clock
+// seconds when every run has a CPU time, wall-clock seconds named as such
+// when some do, and the old "train seconds" (wall-clock) when none do, so
+// that old runs render as they did.
+func (t *Table) timeHeader() []string {
+	switch {
+	case t.CPUTime:
+		return []string{"CPU s", "wall s"}
+	case t.PartialCPUTime:
+		return []string{"wall s"}
+	}
+	return []string{"train seconds"}
 }
 
 // testLines renders the paired t-tests, one line for token error and one
@@ -196,7 +283,15 @@ func (t *Table) WriteText(w io.Writer) error {
 	if err := writeTW(ew, asciiRenderer(), head, body, alignments(nKey, len(head))); err != nil {
 		return err
 	}
-	ew.printf("* best mean %s in the row\n", metricName(t.Metric))
+	for _, l := range t.cellLegend("*") {
+		ew.printf("%s\n", l)
+	}
+	if lines := t.edgeLines(); len(lines) > 0 {
+		ew.printf("%s\n", edgeTitle)
+		for _, l := range lines {
+			ew.printf("  %s\n", l)
+		}
+	}
 	if lines := t.testLines(); len(lines) > 0 {
 		ew.printf("\n%s\n", testsTitle)
 		for _, l := range lines {
@@ -224,6 +319,13 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 	head, body := t.mainGrid(esc, func(s string) string { return "**" + s + "**" })
 	if err := writeTW(ew, renderer.NewMarkdown(), head, body, alignments(nKey, len(head))); err != nil {
 		return err
+	}
+	ew.printf("\n%s\n", esc(strings.Join(t.cellLegend("Bold"), " ")))
+	if lines := t.edgeLines(); len(lines) > 0 {
+		ew.printf("\n%s\n\n", esc(edgeTitle))
+		for _, l := range lines {
+			ew.printf("- %s\n", esc(l))
+		}
 	}
 	if lines := t.testLines(); len(lines) > 0 {
 		ew.printf("\n%s\n\n", testsTitle)
@@ -262,41 +364,41 @@ func metricName(m Metric) string {
 	return "token error"
 }
 
-// csvHeader is the header row written by [Table.WriteCSV].
-func csvHeader() []string {
-	return []string{
+// csvHeader is the header row written by [Table.WriteCSV], with a
+// cpu_seconds column if cpu.
+func csvHeader(cpu bool) []string {
+	h := []string{
 		"dataset", "task", "train_fraction", "trainer", "n",
 		"token_error_mean", "token_error_std", "span_f1_mean", "span_f1_std",
-		"train_seconds", "iterations", "constraints", "best",
+		"train_seconds",
 	}
+	if cpu {
+		h = append(h, "cpu_seconds")
+	}
+	return append(h, "iterations", "constraints", "best")
 }
 
 // WriteCSV writes one CSV record per (row, trainer), with the raw numbers
 // at full precision: dataset, task, train_fraction, trainer, n,
 // token_error_mean, token_error_std, span_f1_mean, span_f1_std,
-// train_seconds, iterations, constraints (means over splits) and best
-// ("true" or "false"). A trainer with no runs in a row has n = 0 and empty
-// numeric fields; rows of token-only tasks have empty span F1 fields.
+// train_seconds (wall-clock), cpu_seconds (only when every run has a CPU
+// time, [Table.CPUTime]), iterations, constraints (means over splits) and
+// best ("true" or "false"). A trainer with no runs in a row has n = 0 and
+// empty numeric fields; rows of token-only tasks have empty span F1
+// fields.
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader()); err != nil {
+	header := csvHeader(t.CPUTime)
+	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("report: writing CSV: %w", err)
 	}
-	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, row := range t.Rows {
 		for _, c := range row.Cells {
-			rec := []string{row.Dataset, row.Task, num(row.TrainFraction), c.Trainer, strconv.Itoa(c.N)}
-			switch {
-			case c.N == 0:
-				rec = append(rec, "", "", "", "", "", "", "")
-			case row.TokenOnly:
-				rec = append(rec, num(c.TokenError.Mean), num(c.TokenError.Std), "", "",
-					num(c.TrainSeconds), num(c.Iterations), num(c.Constraints))
-			default:
-				rec = append(rec,
-					num(c.TokenError.Mean), num(c.TokenError.Std),
-					num(c.SpanF1.Mean), num(c.SpanF1.Std),
-					num(c.TrainSeconds), num(c.Iterations), num(c.Constraints))
+			rec := []string{row.Dataset, row.Task, strconv.FormatFloat(row.TrainFraction, 'g', -1, 64), c.Trainer, strconv.Itoa(c.N)}
+			if c.N > 0 {
+				rec = append(rec, t.csvNumbers(row, c)...)
+			} else {
+				rec = append(rec, make([]string, len(header)-len(rec)-1)...) // all empty
 			}
 			rec = append(rec, strconv.FormatBool(c.Best))
 			if err := cw.Write(rec); err != nil {
@@ -311,13 +413,28 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	return nil
 }
 
+// csvNumbers are the numeric CSV fields of a cell with runs, from
+// token_error_mean to constraints.
+func (t *Table) csvNumbers(row Row, c Cell) []string {
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	out := []string{num(c.TokenError.Mean), num(c.TokenError.Std), "", ""}
+	if !row.TokenOnly {
+		out[2], out[3] = num(c.SpanF1.Mean), num(c.SpanF1.Std)
+	}
+	out = append(out, num(c.TrainSeconds))
+	if t.CPUTime {
+		out = append(out, num(c.CPUSeconds))
+	}
+	return append(out, num(c.Iterations), num(c.Constraints))
+}
+
 // newLaTeXEscaper returns a function that escapes LaTeX special characters
 // and writes ± in math mode.
 func newLaTeXEscaper() func(string) string {
 	return strings.NewReplacer(
 		`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`,
 		"_", `\_`, "{", `\{`, "}", `\}`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`,
-		"±", `$\pm$`,
+		"±", `$\pm$`, GridEdgeMark, `\dag{}`,
 	).Replace
 }
 
@@ -337,6 +454,15 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 		ew.printf("%s \\\\\n", strings.Join(line, " & "))
 	}
 	ew.printf("\\bottomrule\n\\end{tabular}\n")
+	for _, l := range t.cellLegend("Bold") {
+		ew.printf("%% %s\n", l)
+	}
+	if lines := t.edgeLines(); len(lines) > 0 {
+		ew.printf("%% %s\n", edgeTitle)
+		for _, l := range lines {
+			ew.printf("%%   %s\n", l)
+		}
+	}
 	if lines := t.testLines(); len(lines) > 0 {
 		ew.printf("%% %s\n", testsTitle)
 		for _, l := range lines {

@@ -52,6 +52,12 @@ func TestWriteText(t *testing.T) {
 		t.Errorf("parsing row = %q; want %q", got, want)
 	}
 	for _, want := range []string{
+		// The legend under the table explains the cells: the fixture has
+		// 6, 1 and 3 splits in its rows, a cell with fewer, and parsing.
+		"+\nCells: token error (%) / span F1 (%), mean ± std over the row's splits (1–6).\n" +
+			"Rows of parsing: token error (%) only; they have no spans.\n" +
+			"(n=K): a cell with fewer splits than the fullest cell of its row.\n" +
+			"*: best (lowest) mean token error in the row.\n",
 		"\n" + testsTitle + "\n",
 		"\nposlearn vs margin (cora/sequence): token error diff -2.80 points, t=-22.14, p=2.5e-05, n=5\n",
 		"\n" + costTitle + "\n",
@@ -92,6 +98,7 @@ func TestWriteMarkdown(t *testing.T) {
 		t.Errorf("first row = %q; want %q", got, want)
 	}
 	for _, want := range []string{
+		"|\n\nCells: token error (%) / span F1 (%), mean ± std over the row's splits (1–6). Rows of parsing: token error (%) only; they have no spans. (n=K): a cell with fewer splits than the fullest cell of its row. Bold: best (lowest) mean token error in the row.\n",
 		"\n- poslearn vs margin (conll/sequence): not tested: only 1 shared split(s); need 2\n",
 		"\n| task     | dataset | trainer  | n | train seconds | iterations | constraints |\n",
 		"\nWarnings:\n\n- runs come from 2 code versions: a, b\n",
@@ -131,7 +138,7 @@ func TestWriteCSVRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("output is not valid CSV: %v", err)
 	}
-	if !reflect.DeepEqual(recs[0], csvHeader()) {
+	if !reflect.DeepEqual(recs[0], csvHeader(false)) {
 		t.Errorf("header = %q", recs[0])
 	}
 	col := make(map[string]int)
@@ -228,5 +235,46 @@ func TestWriteErrors(t *testing.T) {
 		if err := write(tab); !errors.Is(err, errWriteFailed) {
 			t.Errorf("%s: err = %v; want one wrapping the write error", name, err)
 		}
+	}
+}
+
+// The legend follows the table: one split, equal splits, token-only rows,
+// and span F1 as the metric.
+func TestCellLegend(t *testing.T) {
+	t.Parallel()
+	var one, three []Run
+	for _, r := range fixtureRuns() {
+		if r.Dataset == "conll" {
+			one = append(one, r)
+		}
+		if r.Dataset == "danish" {
+			three = append(three, r)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		runs []Run
+		opt  Options
+		want []string
+	}{
+		{"one split", one, Options{}, []string{
+			"Cells: token error (%) / span F1 (%), from 1 split (no std).",
+			"*: best (lowest) mean token error in the row."}},
+		{"token only", three, Options{TokenOnlyTasks: []string{"parsing"}}, []string{
+			"Cells: token error (%), mean ± std over 3 splits.",
+			"*: best (lowest) mean token error in the row."}},
+		{"span F1", one, Options{Metric: SpanF1}, []string{
+			"Cells: token error (%) / span F1 (%), from 1 split (no std).",
+			"*: best (highest) mean span F1 in the row."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tab, err := Summarize(tc.runs, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tab.cellLegend("*"); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("legend %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

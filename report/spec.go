@@ -16,10 +16,14 @@ const (
 	// XBeta puts each trainer entry's inverse temperature β (Run.Params
 	// "beta", fixed per entry) on a logarithmic axis: one point per entry,
 	// one line per method (Run.Method), as in Pletscher et al.'s Figure 4.
-	XBeta         = "beta"
-	YTokenError   = "token_error"   // token error, percent
-	YSpanF1       = "span_f1"       // span F1, percent
-	YTrainSeconds = "train_seconds" // wall-clock training time, seconds
+	XBeta       = "beta"
+	YTokenError = "token_error" // token error, percent
+	YSpanF1     = "span_f1"     // span F1, percent
+	// YTrainSeconds is the training time in seconds: CPU time when every
+	// run of the figure has it (Run.CPUSeconds), wall-clock time
+	// otherwise; the axis label says which.
+	YTrainSeconds = "train_seconds"
+	YCPUSeconds   = "cpu_seconds" // CPU training time, seconds; every run must have it
 )
 
 // FigureSpec describes one figure: Y against X for the runs of one dataset
@@ -28,9 +32,12 @@ const (
 type FigureSpec struct {
 	Name    string `json:"name"`    // file stem, e.g. "figure1"
 	Dataset string `json:"dataset"` // e.g. "cora"
-	Task    string `json:"task"`    // e.g. "sequence"
-	X       string `json:"x"`       // XTrainFraction or XBeta
-	Y       string `json:"y"`       // YTokenError, YSpanF1 or YTrainSeconds
+	// Task is e.g. "sequence". Empty means every task with runs on the
+	// dataset: [ExpandFigures] makes one figure per task, named
+	// NAME-TASK when there are several and NAME when there is one.
+	Task string `json:"task,omitempty"`
+	X    string `json:"x"` // XTrainFraction or XBeta
+	Y    string `json:"y"` // YTokenError, YSpanF1, YTrainSeconds or YCPUSeconds
 	// Baseline, if set, names a trainer whose runs are subtracted split by
 	// split: each point is the mean and standard deviation over splits of
 	// Y(trainer) − Y(baseline), so a pairing removes the split-to-split
@@ -40,21 +47,21 @@ type FigureSpec struct {
 	Title string `json:"title,omitempty"`
 }
 
-// Validate reports whether f names a safe file stem, a dataset, a task and
-// known quantities.
+// Validate reports whether f names a safe file stem, a dataset and known
+// quantities.
 func (f FigureSpec) Validate() error {
 	if err := validStem(f.Name); err != nil {
 		return fmt.Errorf("report: figure %q: %w", f.Name, err)
 	}
-	if f.Dataset == "" || f.Task == "" {
-		return fmt.Errorf("report: figure %q: dataset and task must be set", f.Name)
+	if f.Dataset == "" {
+		return fmt.Errorf("report: figure %q: dataset must be set", f.Name)
 	}
 	if f.X != XTrainFraction && f.X != XBeta {
 		return fmt.Errorf("report: figure %q: unknown x %q (want %q or %q)", f.Name, f.X, XTrainFraction, XBeta)
 	}
 	if _, ok := yQuantity(f.Y); !ok {
-		return fmt.Errorf("report: figure %q: unknown y %q (want %q, %q or %q)",
-			f.Name, f.Y, YTokenError, YSpanF1, YTrainSeconds)
+		return fmt.Errorf("report: figure %q: unknown y %q (want %q, %q, %q or %q)",
+			f.Name, f.Y, YTokenError, YSpanF1, YTrainSeconds, YCPUSeconds)
 	}
 	return nil
 }
@@ -71,18 +78,17 @@ func (f FigureSpec) title() string {
 	return fmt.Sprintf("%s/%s: %s", f.Dataset, f.Task, q.name)
 }
 
-// yLabel is the Y axis label: the quantity with its unit, or, against a
+// yLabel is the Y axis label for quantity q: q's label, or, against a
 // baseline, the difference in the same unit.
-func (f FigureSpec) yLabel() string {
-	q, _ := yQuantity(f.Y)
+func (f FigureSpec) yLabel(q quantity) string {
 	if f.Baseline == "" {
 		return q.label
 	}
 	unit := "points"
-	if f.Y == YTrainSeconds {
+	if q.seconds {
 		unit = "s"
 	}
-	return fmt.Sprintf("%s − %s (%s)", q.name, f.Baseline, unit)
+	return fmt.Sprintf("%s − %s (%s)", q.short, f.Baseline, unit)
 }
 
 // validStem accepts names made of letters, digits, '-', '_' and '.', not
@@ -107,22 +113,74 @@ func validStem(s string) error {
 
 // quantity is something a figure can put on its Y axis.
 type quantity struct {
-	name  string // for titles, e.g. "token error"
-	label string // axis label with units
-	value func(*Run) float64
+	name    string // for titles, e.g. "token error"
+	label   string // axis label with units
+	short   string // the quantity in a difference's axis label
+	seconds bool   // a time, in seconds
+	value   func(*Run) float64
 }
 
-// yQuantity returns the quantity named by a FigureSpec.Y value.
+// The training times a figure or table can show.
+var (
+	// wallTime is the time of runs that predate CPU times, labelled as it
+	// always was.
+	wallTime = quantity{"training time", "training time (s)", "training time", true,
+		func(r *Run) float64 { return r.TrainSeconds }}
+	// wallTimeNamed is the wall-clock time when some runs have CPU times
+	// and others do not, so the label must say which it is.
+	wallTimeNamed = quantity{"training time", "wall-clock time (s)", "wall-clock time", true,
+		func(r *Run) float64 { return r.TrainSeconds }}
+	cpuTime = quantity{"training time", "CPU time (s)", "CPU time", true,
+		func(r *Run) float64 { return r.CPUSeconds }}
+)
+
+// yQuantity returns the quantity named by a FigureSpec.Y value; for the
+// times, the one to use when no run is known (see figureQuantity).
 func yQuantity(y string) (quantity, bool) {
 	switch y {
 	case YTokenError:
-		return quantity{"token error", "token error (%)", func(r *Run) float64 { return r.TokenError }}, true
+		return quantity{"token error", "token error (%)", "token error", false, func(r *Run) float64 { return r.TokenError }}, true
 	case YSpanF1:
-		return quantity{"span F1", "span F1 (%)", func(r *Run) float64 { return r.SpanF1 }}, true
+		return quantity{"span F1", "span F1 (%)", "span F1", false, func(r *Run) float64 { return r.SpanF1 }}, true
 	case YTrainSeconds:
-		return quantity{"training time", "training time (s)", func(r *Run) float64 { return r.TrainSeconds }}, true
+		return wallTime, true
+	case YCPUSeconds:
+		return cpuTime, true
 	}
 	return quantity{}, false
+}
+
+// figureQuantity is the Y quantity of f for the runs of its dataset and
+// task: for YTrainSeconds, CPU time if every such run has it, else
+// wall-clock time (labelled as such if some runs have CPU time); for
+// YCPUSeconds, CPU time, which every such run must have.
+func figureQuantity(runs []Run, f FigureSpec) (quantity, error) {
+	q, _ := yQuantity(f.Y)
+	if !q.seconds {
+		return q, nil
+	}
+	with, without := 0, 0
+	for i := range runs {
+		r := &runs[i]
+		if r.Dataset != f.Dataset || r.Task != f.Task {
+			continue
+		}
+		if r.CPUSeconds > 0 {
+			with++
+		} else {
+			without++
+		}
+	}
+	switch {
+	case f.Y == YCPUSeconds && without > 0:
+		return quantity{}, fmt.Errorf("report: figure %q: y %q, but %d of the %d runs of %s/%s have no CPU time (written by an older repro); use %q",
+			f.Name, f.Y, without, with+without, f.Dataset, f.Task, YTrainSeconds)
+	case with > 0 && without == 0:
+		return cpuTime, nil
+	case with > 0:
+		return wallTimeNamed, nil
+	}
+	return q, nil
 }
 
 // Spec is everything needed to render the report of a results directory

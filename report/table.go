@@ -66,18 +66,23 @@ type Stat struct{ Mean, Std float64 }
 // Cell aggregates the runs of one trainer in one row.
 type Cell struct {
 	Trainer      string
-	N            int   // number of splits; 0 means the trainer has no runs here
-	Splits       []int // split indices, ascending
-	TokenError   Stat  // percent
-	SpanF1       Stat  // percent
-	TrainSeconds float64
+	N            int     // number of splits; 0 means the trainer has no runs here
+	Splits       []int   // split indices, ascending
+	TokenError   Stat    // percent
+	SpanF1       Stat    // percent
+	TrainSeconds float64 // wall-clock, mean over splits
+	CPUSeconds   float64 // mean over splits; 0 unless Table.CPUTime
 	Iterations   float64 // mean over splits
 	Constraints  float64 // mean over splits
 	Best         bool    // best cell of its row by Options.Metric
-	// Text is the unmarked rendering shared by all formats:
-	// "12.3±0.8/74.9±1.2", "12.3/74.9" for a single split, "12.3±0.8" in a
-	// token-only row, and "-" when N is 0. A cell with fewer splits than the fullest cell of its row gets
-	// a " (n=7)" suffix.
+	// GridEdge is set when some split chose a hyperparameter at an end of
+	// its grid; Table.Edges says which.
+	GridEdge bool
+	// Text is the rendering shared by all formats, without the best-cell
+	// mark: "12.3±0.8/74.9±1.2", "12.3/74.9" for a single split,
+	// "12.3±0.8" in a token-only row, and "-" when N is 0. A cell with
+	// fewer splits than the fullest cell of its row gets a " (n=7)"
+	// suffix, and a GridEdge cell ends with GridEdgeMark.
 	Text string
 }
 
@@ -107,9 +112,17 @@ type Table struct {
 	Trainers     []string // column order
 	ShowFraction bool     // runs have several train fractions
 	Metric       Metric   // metric that decided Best
-	Rows         []Row
-	Tests        []PairTest
-	Warnings     []string // e.g. runs from several code versions
+	// CPUTime is set when every run has a CPU time (Run.CPUSeconds): the
+	// cost table then shows CPU and wall-clock seconds. PartialCPUTime is
+	// set when only some do: it shows wall-clock seconds, labelled so.
+	// With neither, it shows wall-clock seconds as it always did.
+	CPUTime, PartialCPUTime bool
+	Rows                    []Row
+	Tests                   []PairTest
+	// Edges lists the hyperparameters chosen at an end of their grid
+	// ([GridEdges]), in table order; their cells are marked.
+	Edges    []EdgeNote
+	Warnings []string // e.g. runs from several code versions
 }
 
 type cellKey struct {
@@ -168,7 +181,7 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 		if r.Dataset == "" || r.Task == "" || r.Trainer == "" {
 			return nil, fmt.Errorf("report: run %d (key %q): dataset, task and trainer must be set", i, r.Key)
 		}
-		for _, v := range []float64{r.TokenError, r.SpanF1, r.TrainFraction, r.TrainSeconds} {
+		for _, v := range []float64{r.TokenError, r.SpanF1, r.TrainFraction, r.TrainSeconds, r.CPUSeconds} {
 			if !isFinite(v) {
 				return nil, fmt.Errorf("report: run %d (key %q): non-finite value %v", i, r.Key, v)
 			}
@@ -221,10 +234,27 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 	})
 
 	t := &Table{Trainers: trainers, ShowFraction: len(fractions) > 1, Metric: metric}
+	withCPU := 0
+	for i := range runs {
+		if runs[i].CPUSeconds > 0 {
+			withCPU++
+		}
+	}
+	t.CPUTime = withCPU == len(runs)
+	t.PartialCPUTime = withCPU > 0 && !t.CPUTime
+	edges := map[string]bool{} // "label\x00trainer"
+	for _, e := range GridEdges(runs) {
+		edges[e.Label+"\x00"+e.Trainer] = true
+	}
 	for _, rk := range rows {
 		row := Row{RowKey: rk, Label: t.label(rk), TokenOnly: slices.Contains(opt.TokenOnlyTasks, rk.Task)}
 		for _, tr := range trainers {
-			row.Cells = append(row.Cells, aggregate(tr, groups[cellKey{rk, tr}]))
+			c := aggregate(tr, groups[cellKey{rk, tr}])
+			if !t.CPUTime {
+				c.CPUSeconds = 0
+			}
+			c.GridEdge = edges[row.Label+"\x00"+tr]
+			row.Cells = append(row.Cells, c)
 		}
 		rowMetric := metric
 		if row.TokenOnly {
@@ -240,6 +270,8 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 		}
 		t.Rows = append(t.Rows, row)
 	}
+
+	t.Edges = tableOrder(t, GridEdges(runs))
 
 	for _, c := range opt.Comparisons {
 		for _, row := range t.Rows {
@@ -279,18 +311,20 @@ func aggregate(trainer string, runs []*Run) Cell {
 	if len(runs) == 0 {
 		return c
 	}
-	var tok, f1, secs, iters, cons []float64
+	var tok, f1, secs, cpu, iters, cons []float64
 	for _, r := range runs {
 		c.Splits = append(c.Splits, r.Split)
 		tok = append(tok, r.TokenError)
 		f1 = append(f1, r.SpanF1)
 		secs = append(secs, r.TrainSeconds)
+		cpu = append(cpu, r.CPUSeconds)
 		iters = append(iters, float64(r.Iterations))
 		cons = append(cons, float64(r.Constraints))
 	}
 	c.TokenError.Mean, c.TokenError.Std = MeanStd(tok)
 	c.SpanF1.Mean, c.SpanF1.Std = MeanStd(f1)
 	c.TrainSeconds, _ = MeanStd(secs)
+	c.CPUSeconds, _ = MeanStd(cpu)
 	c.Iterations, _ = MeanStd(iters)
 	c.Constraints, _ = MeanStd(cons)
 	return c
@@ -340,7 +374,25 @@ func cellText(c Cell, tokenOnly bool, maxN, decimals int) string {
 	if c.N < maxN {
 		s += fmt.Sprintf(" (n=%d)", c.N)
 	}
+	if c.GridEdge {
+		s += GridEdgeMark
+	}
 	return s
+}
+
+// tableOrder sorts notes by the row and then the column of their cell in
+// t.
+func tableOrder(t *Table, notes []EdgeNote) []EdgeNote {
+	pos := func(e EdgeNote) (int, int) {
+		r := slices.IndexFunc(t.Rows, func(row Row) bool { return row.Label == e.Label })
+		return r, slices.Index(t.Trainers, e.Trainer)
+	}
+	slices.SortStableFunc(notes, func(a, b EdgeNote) int {
+		ra, ca := pos(a)
+		rb, cb := pos(b)
+		return cmp.Or(cmp.Compare(ra, rb), cmp.Compare(ca, cb))
+	})
+	return notes
 }
 
 // pairTest runs the paired t-tests of comparison c in one row.

@@ -8,8 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
-
-	"gonum.org/v1/plot"
 )
 
 // Names of the files of a results directory that ReportDir reads.
@@ -38,10 +36,11 @@ type Result struct {
 //     paper's values beside ours ([ComparePaper]);
 //   - NAME.png, NAME.svg and NAME.pdf for every figure of spec ([Figure],
 //     [SaveFigure]);
-//   - index.html: a self-contained summary with relative links only,
-//     showing the results table, the comparison with the paper, the paired
-//     t-tests, the training cost, the figures and, if dir holds a
-//     config.yaml, that config.
+//   - index.html: a summary showing the results table, the comparison
+//     with the paper, the paired t-tests, the training cost, the figures
+//     (embedded as PNG data: URIs) and, if dir holds a config.yaml, that
+//     config. It needs no other file, so it can be copied or mailed alone;
+//     its links to the other files (relative) work beside them.
 //
 // Everything is rendered before the first file is written, so an invalid
 // spec or a figure without runs leaves dir as it was.
@@ -87,13 +86,11 @@ func writeAll(dir string, runs []Run, spec Spec) (*Result, error) {
 	if spec.Paper != nil {
 		paper = ComparePaper(t, *spec.Paper)
 	}
-	plots := make([]*plot.Plot, len(spec.Figures))
-	for i, f := range spec.Figures {
-		if plots[i], err = Figure(runs, f, spec.Trainers); err != nil {
-			return nil, err
-		}
+	figures, err := renderFigures(runs, spec)
+	if err != nil {
+		return nil, err
 	}
-	page, err := newIndexPage(dir, runs, spec, t, paper)
+	page, err := newIndexPage(dir, runs, spec, t, paper, figures)
 	if err != nil {
 		return nil, err
 	}
@@ -137,12 +134,13 @@ func writeAll(dir string, runs []Run, spec Spec) (*Result, error) {
 		}
 		res.Files = append(res.Files, r.name)
 	}
-	for i, f := range spec.Figures {
-		if err := SaveFigure(plots[i], dir, f.Name); err != nil {
-			return nil, err
-		}
+	for _, f := range figures {
 		for _, ext := range figureFormats() {
-			res.Files = append(res.Files, f.Name+"."+ext)
+			name := f.spec.Name + "." + ext
+			if err := writeFileAtomic(filepath.Join(dir, name), f.files[ext]); err != nil {
+				return nil, err
+			}
+			res.Files = append(res.Files, name)
 		}
 	}
 	if err := writeFileAtomic(filepath.Join(dir, renderings[last].name), texts[last]); err != nil {
@@ -152,17 +150,39 @@ func writeAll(dir string, runs []Run, spec Spec) (*Result, error) {
 	return res, nil
 }
 
-// writeFileAtomic and writeAtomic are the shared atomic writer, errors
-// prefixed with the package.
-func writeFileAtomic(path string, data []byte) error {
-	if err := atomicfile.WriteFile(path, data); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	return nil
+// renderedFigure is one figure of a report, drawn in every format.
+type renderedFigure struct {
+	spec  FigureSpec // task resolved (see ExpandFigures)
+	files map[string][]byte
+	bars  string // what the error bars are, for a caption
 }
 
-func writeAtomic(path string, write func(io.Writer) error) error {
-	if err := atomicfile.Write(path, write); err != nil {
+// renderFigures draws every figure of spec, a figure without a task once
+// per task, into memory.
+func renderFigures(runs []Run, spec Spec) ([]renderedFigure, error) {
+	figs, err := ExpandFigures(runs, spec.Figures)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]renderedFigure, len(figs))
+	for i, f := range figs {
+		b, err := buildFigure(runs, f, spec.Trainers)
+		if err != nil {
+			return nil, err
+		}
+		files, err := renderFigure(b.plot)
+		if err != nil {
+			return nil, fmt.Errorf("report: figure %s: %w", f.Name, err)
+		}
+		out[i] = renderedFigure{spec: f, files: files, bars: b.barsCaption()}
+	}
+	return out, nil
+}
+
+// writeFileAtomic is the shared atomic writer, errors prefixed with the
+// package.
+func writeFileAtomic(path string, data []byte) error {
+	if err := atomicfile.WriteFile(path, data); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
