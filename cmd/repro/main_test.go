@@ -10,10 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/maxmargin/repro/experiments"
 )
 
 func TestRunDispatch(t *testing.T) {
@@ -178,5 +181,27 @@ func TestBinaryExitStatus(t *testing.T) {
 		if got := cmd.ProcessState.ExitCode(); got != tt.want {
 			t.Errorf("%v: exit status %d, want %d", tt.sig, got, tt.want)
 		}
+	}
+}
+
+// run prints the size estimate first, and warns when the workers together
+// may exceed the memory limit (here set through the GOMEMLIMIT mechanism).
+func TestDescribeSize(t *testing.T) {
+	cfg, err := experiments.LoadConfig("../../configs/quickstart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	describeSize(&buf, cfg, 2)
+	if want := "configs/quickstart.yaml: 12 units (estimated memory: up to "; !strings.Contains(buf.String(), want) || strings.Contains(buf.String(), "warning") {
+		t.Errorf("got %q, want %q and no warning", buf.String(), want)
+	}
+	e := cfg.Estimate()
+	old := debug.SetMemoryLimit(int64(e.DataBytes + 1.5*e.UnitBytes))
+	defer debug.SetMemoryLimit(old)
+	buf.Reset()
+	describeSize(&buf, cfg, 2)
+	if want := "warning: 2 workers may need up to"; !strings.Contains(buf.String(), want) || !strings.Contains(buf.String(), "consider --workers 1") {
+		t.Errorf("got %q, want %q and a suggestion of 1 worker", buf.String(), want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"time"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
@@ -41,6 +42,9 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if !*quiet {
+		describeSize(stderr, cfg, *workers)
+	}
 	dir, source := datasets.ResolveDataDir(*dataDir)
 	opt := experiments.Options{
 		DataDir: dir, DataSource: source, OutDir: *out, Workers: *workers, Force: *force,
@@ -54,4 +58,29 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stderr, "repro: %d units computed, %d from cache; results in %s\n", res.Computed, res.Cached, res.OutDir)
 	}
 	return err
+}
+
+// describeSize prints the config's size estimate before anything loads,
+// and warns when the workers together may need more memory than the
+// machine allows (the config check only guarantees that one unit fits).
+func describeSize(w io.Writer, cfg *experiments.Config, workers int) {
+	e := cfg.Estimate()
+	cpu := ""
+	if e.MinTime >= time.Minute { // the bound is one pass per unit: only telling for huge runs
+		cpu = fmt.Sprintf(", at least %s of CPU time", e.MinTime.Round(time.Minute))
+	}
+	fmt.Fprintf(w, "repro: %s: %d units (estimated memory: up to %s per unit%s)\n",
+		cfg.File(), e.Units, formatMiB(e.UnitBytes), cpu)
+	limit, source := experiments.MemoryLimit()
+	if need := e.DataBytes + float64(min(workers, e.Units))*e.UnitBytes; need > float64(limit) {
+		fmt.Fprintf(w, "repro: warning: %d workers may need up to %s together, over the %s limit of %s; consider --workers %d\n",
+			workers, formatMiB(need), source, formatMiB(float64(limit)), max(1, int((float64(limit)-e.DataBytes)/e.UnitBytes)))
+	}
+}
+
+func formatMiB(b float64) string {
+	if b >= 1<<30 {
+		return fmt.Sprintf("%.3g GiB", b/(1<<30))
+	}
+	return fmt.Sprintf("%.3g MiB", b/(1<<20))
 }
