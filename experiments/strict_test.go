@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -269,4 +270,25 @@ func TestEffective(t *testing.T) {
 		}
 	}
 	checkEffective(t, cfg)
+}
+
+// The config example in README.md is a valid config.
+func TestREADMEConfigExample(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "## Configs\n")
+	if !ok {
+		t.Fatal("README has no Configs section")
+	}
+	_, rest, ok = strings.Cut(rest, "```yaml\n")
+	example, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("README's Configs section has no yaml block")
+	}
+	if _, err := ParseConfig([]byte(example), "README.md"); err != nil {
+		t.Errorf("README's config example: %v", err)
+	}
 }
