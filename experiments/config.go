@@ -700,6 +700,9 @@ func (c *Config) validateFigureLines(i int, f FigureSpec) error {
 
 func (c *Config) validateCompare() error {
 	names := trainerNames(c.Trainers)
+	if len(c.Compare) > 0 && c.Splits.Count < 2 {
+		return c.fail(at{"compare"}, "a paired t-test needs at least 2 splits, and splits.count is %d", c.Splits.Count)
+	}
 	for i, pair := range c.Compare {
 		if len(pair) != 2 {
 			return c.fail(at{"compare", i}, "each comparison is a pair of trainers, got %v", pair)
