@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -944,12 +945,33 @@ func (c *Config) Effective() ([]byte, error) {
 	for i, t := range c.Trainers {
 		e.Trainers[i] = t.effective()
 	}
-	body, err := yaml.Marshal(&e)
-	if err != nil {
+	var doc yaml.Node
+	if err := doc.Encode(&e); err != nil {
 		return nil, fmt.Errorf("encoding the effective config: %w", err)
 	}
-	header := fmt.Sprintf("# The effective config of %s: every setting it leaves out is shown\n# with its default value.\n", c.file)
-	return append([]byte(header), body...), nil
+	flowScalarLists(&doc)
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "# The effective config of %s: every setting it leaves out is shown\n# with its default value.\n", c.file)
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return nil, fmt.Errorf("encoding the effective config: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("encoding the effective config: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// flowScalarLists writes lists of scalars on one line ([0.1, 1, 10]), as
+// configs are written by hand.
+func flowScalarLists(n *yaml.Node) {
+	if n.Kind == yaml.SequenceNode && !slices.ContainsFunc(n.Content, func(c *yaml.Node) bool { return c.Kind != yaml.ScalarNode }) {
+		n.Style = yaml.FlowStyle
+	}
+	for _, c := range n.Content {
+		flowScalarLists(c)
+	}
 }
 
 // effective fills in the documented defaults of the settings that apply to
