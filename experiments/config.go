@@ -511,6 +511,13 @@ func (c *Config) validateFeatures() error {
 		}
 		return c.fail(at{"features", key}, "applies to citation features only (kind: %s)", FeaturesCitation)
 	}
+	if f.Kind == FeaturesPixels {
+		for i, d := range c.Datasets {
+			if d.Name != "ocr" {
+				return c.fail(at{"datasets", i, "name"}, "features.kind pixels needs letter images (ocr), not %q", d.Name)
+			}
+		}
+	}
 	if w := f.Window; w != nil && (*w < 0 || *w > 5) {
 		return c.fail(at{"features", "window"}, "must be in [0, 5], got %d", *w)
 	}
