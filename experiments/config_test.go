@@ -225,6 +225,8 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("compare: &a [*a]\n"))
 	f.Add([]byte(""))
 	f.Add([]byte("seed: 1.5\n"))
+	f.Add([]byte("trainers:\n  - name: margin\n    C: [0.1, 1\n  - name: perceptron\n"))
+	f.Add([]byte("trainers:\n  - name: perceptron\n    epochs: three\n"))
 	f.Add([]byte("datasets:\n  - name: synthetic\n    synthetic: {labels: 100000}\ntrainers: [{name: perceptron}]\n"))
 	f.Add([]byte("datasets: [{name: synthetic}]\nsplits: {count: 100000000}\ntrainers: [{name: perceptron}]\n"))
 	f.Add([]byte("datasets: [{name: synthetic}]\nsplits: {count: 1000000}\ntrainers: [{name: margin, C: [1, 2]}]\n"))

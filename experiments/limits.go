@@ -115,7 +115,8 @@ func syntheticAttrsPerToken(c *Config) int {
 }
 
 // Estimate computes the size of the run the config declares (see
-// [Estimate]); the runner multiplies UnitBytes by its worker count.
+// [Estimate]). ParseConfig refuses a config whose single unit does not fit;
+// `repro run` warns when UnitBytes times its workers does not.
 func (c *Config) Estimate() Estimate {
 	var e Estimate
 	var work float64
