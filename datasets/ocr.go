@@ -3,6 +3,7 @@ package datasets
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -165,12 +166,17 @@ func readOCRLetters(r io.Reader, name string) ([]ocrLetter, error) {
 		}
 		l, err := parseOCRLine(line, name, lineNo, pixels)
 		if err != nil {
+			if rerr := sc.Err(); rerr != nil {
+				// The reader failed, and the scanner handed over the part
+				// of the line it had: the line is cut, not malformed.
+				return nil, readError(name, lineNo, rerr)
+			}
 			return nil, err
 		}
 		letters = append(letters, l)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &ParseError{File: name, Line: lineNo + 1, Msg: "read error", Err: err}
+		return nil, readError(name, lineNo+1, err)
 	}
 	if len(letters) == 0 {
 		return nil, &ParseError{File: name, Msg: "no letters"}
@@ -228,6 +234,20 @@ func parseOCRLine(line, file string, lineNo int, pixels []byte) (ocrLetter, erro
 	}
 	l.pixels = string(pixels)
 	return l, nil
+}
+
+// readError describes a failure of the reader under the scanner at line.
+// A gzip stream that ends early (a partial download or copy) is the common
+// case, and is reported as such rather than as whatever the cut line looks
+// like.
+func readError(name string, line int, err error) error {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return &ParseError{File: name, Line: line, Msg: "truncated gzip file: the compressed data ends at this line; the file is incomplete, download it again", Err: err}
+	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader):
+		return &ParseError{File: name, Line: line, Msg: "corrupt gzip file; download it again", Err: err}
+	}
+	return &ParseError{File: name, Line: line, Msg: "read error", Err: err}
 }
 
 // maxOCRInt bounds the integer columns so that ids and positions stay far

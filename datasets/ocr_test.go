@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log"
 	"os"
@@ -200,7 +201,7 @@ func TestParseOCRErrors(t *testing.T) {
 		{"orphan letter", good + a(3, -1, 1, 3, 0), 3, "position", "letter id 3 (position 3) is not reached", nil},
 		{"orphan loop", good + a(3, 4, 2, 2, 0) + a(4, 3, 2, 3, 0), 3, "position", "letter id 3 (position 2) is not reached", nil},
 		{"bad gzip header", "\x1f\x8bxx", 0, "", "bad gzip header", nil},
-		{"corrupt gzip", string(corrupt), 3, "", "read error", gzip.ErrChecksum},
+		{"corrupt gzip", string(corrupt), 3, "", "corrupt gzip file", gzip.ErrChecksum},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -479,4 +480,31 @@ func ExampleParseOCR() {
 	// Output:
 	// ocr-w1-f4 fold 4: h (pixel 0 on) i (pixel 17 on)
 	// ocr-w2-f0 fold 0: a (pixel 127 on)
+}
+
+// A letter.data.gz cut short (a partial download) is reported as a
+// truncated gzip file at the line where the data stops, wherever the cut
+// falls, never as a malformed line.
+func TestLoadOCRTruncatedGzip(t *testing.T) {
+	full, err := os.ReadFile(filepath.Join("testdata", "ocr_tiny.data.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, frac := range []float64{0.2, 0.5, 0.7, 0.9, 0.99} {
+		n := int(frac * float64(len(full)))
+		path := filepath.Join(dir, fmt.Sprintf("letter-%d.data.gz", n))
+		if err := os.WriteFile(path, full[:n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := datasets.LoadOCR(path)
+		var pe *datasets.ParseError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "truncated gzip file") || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("%d of %d bytes: err = %v, want a truncated gzip file", n, len(full), err)
+			continue
+		}
+		if pe.Line < 1 {
+			t.Errorf("%d of %d bytes: no line in %v", n, len(full), err)
+		}
+	}
 }

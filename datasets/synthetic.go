@@ -32,24 +32,40 @@ func DefaultSynthetic() SyntheticConfig {
 	}
 }
 
-// Validate reports the first invalid field of cfg.
+// SettingError is an invalid [SyntheticConfig] field. Setting is the
+// field's name as configs spell it (snake case: "labels", "min_len"), so
+// that callers can point at the line that sets it.
+type SettingError struct {
+	Setting string
+	Msg     string
+}
+
+func (e *SettingError) Error() string { return fmt.Sprintf("synthetic.%s: %s", e.Setting, e.Msg) }
+
+// Validate reports the first invalid field of cfg as a [*SettingError].
 func (cfg SyntheticConfig) Validate() error {
 	inUnit := func(x float64) bool { return x >= 0 && x <= 1 } // false for NaN
+	bad := func(setting, format string, args ...any) error {
+		return &SettingError{Setting: setting, Msg: fmt.Sprintf(format, args...)}
+	}
 	switch {
 	case cfg.Sequences < 1:
-		return fmt.Errorf("synthetic: Sequences = %d, need ≥ 1", cfg.Sequences)
+		return bad("sequences", "must be at least 1, got %d", cfg.Sequences)
 	case cfg.Labels < 2:
-		return fmt.Errorf("synthetic: Labels = %d, need ≥ 2", cfg.Labels)
+		return bad("labels", "must be at least 2, got %d", cfg.Labels)
 	case cfg.MinLen < 1:
-		return fmt.Errorf("synthetic: MinLen = %d, need ≥ 1", cfg.MinLen)
+		return bad("min_len", "must be at least 1, got %d", cfg.MinLen)
 	case cfg.MaxLen < cfg.MinLen:
-		return fmt.Errorf("synthetic: MaxLen = %d < MinLen = %d", cfg.MaxLen, cfg.MinLen)
+		return bad("max_len", "%d is below min_len %d", cfg.MaxLen, cfg.MinLen)
 	case cfg.Vocab < 1:
-		return fmt.Errorf("synthetic: Vocab = %d, need ≥ 1", cfg.Vocab)
+		return bad("vocab", "must be at least 1, got %d", cfg.Vocab)
+	case cfg.Vocab > math.MaxInt32/(cfg.Labels+1):
+		// Word ids run up to (Labels+1)·Vocab.
+		return bad("vocab", "labels × vocab = %d × %d is too large", cfg.Labels, cfg.Vocab)
 	case !inUnit(cfg.Stay):
-		return fmt.Errorf("synthetic: Stay = %v, need a probability in [0, 1]", cfg.Stay)
+		return bad("stay", "must be a probability in [0, 1], got %v", cfg.Stay)
 	case !inUnit(cfg.Noise):
-		return fmt.Errorf("synthetic: Noise = %v, need a probability in [0, 1]", cfg.Noise)
+		return bad("noise", "must be a probability in [0, 1], got %v", cfg.Noise)
 	}
 	return nil
 }
@@ -67,10 +83,6 @@ func (cfg SyntheticConfig) Validate() error {
 func Synthetic(cfg SyntheticConfig) (*Corpus, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
-	}
-	if cfg.Vocab > math.MaxInt32/(cfg.Labels+1) {
-		// Word ids run up to (Labels+1)·Vocab.
-		return nil, fmt.Errorf("synthetic: Labels × Vocab = %d × %d too large", cfg.Labels, cfg.Vocab)
 	}
 	// A fixed stream ("synth") keeps this generator apart from the split
 	// generators even when they share a seed.

@@ -1,8 +1,10 @@
 package datasets
 
 import (
+	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -63,28 +65,36 @@ func TestSyntheticShape(t *testing.T) {
 	}
 }
 
+// Every invalid field is reported as a SettingError naming the setting as
+// configs spell it, so that the config layer can point at its line.
 func TestSyntheticValidate(t *testing.T) {
 	base := DefaultSynthetic()
 	tests := []struct {
-		name string
-		edit func(*SyntheticConfig)
+		name    string
+		edit    func(*SyntheticConfig)
+		setting string
 	}{
-		{"no sequences", func(c *SyntheticConfig) { c.Sequences = 0 }},
-		{"one label", func(c *SyntheticConfig) { c.Labels = 1 }},
-		{"zero length", func(c *SyntheticConfig) { c.MinLen = 0 }},
-		{"max below min", func(c *SyntheticConfig) { c.MaxLen = c.MinLen - 1 }},
-		{"no vocabulary", func(c *SyntheticConfig) { c.Vocab = 0 }},
-		{"stay above one", func(c *SyntheticConfig) { c.Stay = 1.5 }},
-		{"noise negative", func(c *SyntheticConfig) { c.Noise = -0.1 }},
-		{"noise NaN", func(c *SyntheticConfig) { c.Noise = math.NaN() }},
-		{"huge vocabulary", func(c *SyntheticConfig) { c.Vocab = math.MaxInt32 }},
+		{"no sequences", func(c *SyntheticConfig) { c.Sequences = 0 }, "sequences"},
+		{"one label", func(c *SyntheticConfig) { c.Labels = 1 }, "labels"},
+		{"zero length", func(c *SyntheticConfig) { c.MinLen = 0 }, "min_len"},
+		{"max below min", func(c *SyntheticConfig) { c.MaxLen = c.MinLen - 1 }, "max_len"},
+		{"no vocabulary", func(c *SyntheticConfig) { c.Vocab = 0 }, "vocab"},
+		{"stay above one", func(c *SyntheticConfig) { c.Stay = 1.5 }, "stay"},
+		{"noise negative", func(c *SyntheticConfig) { c.Noise = -0.1 }, "noise"},
+		{"noise NaN", func(c *SyntheticConfig) { c.Noise = math.NaN() }, "noise"},
+		{"huge vocabulary", func(c *SyntheticConfig) { c.Vocab = math.MaxInt32 }, "vocab"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := base
 			tt.edit(&cfg)
-			if _, err := Synthetic(cfg); err == nil {
-				t.Errorf("Synthetic(%+v) succeeded, want an error", cfg)
+			_, err := Synthetic(cfg)
+			var se *SettingError
+			if !errors.As(err, &se) || se.Setting != tt.setting {
+				t.Fatalf("Synthetic(%+v) = %v, want a SettingError for %q", cfg, err, tt.setting)
+			}
+			if !strings.HasPrefix(err.Error(), "synthetic."+tt.setting+": ") {
+				t.Errorf("error %q does not start with the setting's name", err)
 			}
 		})
 	}

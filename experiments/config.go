@@ -2,16 +2,23 @@ package experiments
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -21,18 +28,18 @@ import (
 type Config struct {
 	Name     string        `yaml:"name"`
 	Seed     uint64        `yaml:"seed"`
-	Datasets []DatasetSpec `yaml:"datasets"`
-	Tasks    []string      `yaml:"tasks"`
-	Splits   SplitSpec     `yaml:"splits"`
-	Features FeatureSpec   `yaml:"features"`
-	Trainers []TrainerSpec `yaml:"trainers"`
+	Datasets []DatasetSpec `yaml:"datasets,omitempty"`
+	Tasks    []string      `yaml:"tasks,omitempty"`
+	Splits   SplitSpec     `yaml:"splits,omitempty"`
+	Features FeatureSpec   `yaml:"features,omitempty"`
+	Trainers []TrainerSpec `yaml:"trainers,omitempty"`
 	// Compare lists trainer pairs for paired t-tests, e.g. [poslearn, margin].
-	Compare [][]string `yaml:"compare"`
+	Compare [][]string `yaml:"compare,omitempty"`
 	// Figures lists the plots to draw (x: training fraction or β).
-	Figures []FigureSpec `yaml:"figures"`
+	Figures []FigureSpec `yaml:"figures,omitempty"`
 	// Paper, if present, holds the numbers the reproduced paper reports,
 	// which every report then shows beside ours.
-	Paper *PaperSpec `yaml:"paper"`
+	Paper *PaperSpec `yaml:"paper,omitempty"`
 
 	file string // where the config was read from, for messages
 	root *yaml.Node
@@ -41,10 +48,12 @@ type Config struct {
 // DatasetSpec names a dataset; "synthetic" takes generator settings.
 type DatasetSpec struct {
 	Name      string         `yaml:"name"`
-	Synthetic *SyntheticSpec `yaml:"synthetic"`
+	Synthetic *SyntheticSpec `yaml:"synthetic,omitempty"`
 }
 
-// SyntheticSpec overrides the built-in generator's defaults (zero = default).
+// SyntheticSpec overrides the built-in generator's defaults. After
+// [ParseConfig] every field holds the value the generator uses: what the
+// config set, else the default (see [datasets.DefaultSynthetic]).
 type SyntheticSpec struct {
 	Sequences int     `yaml:"sequences"`
 	Labels    int     `yaml:"labels"`
@@ -60,21 +69,21 @@ type SyntheticSpec struct {
 // each training part further divided to hold out ValidationFraction of it for
 // choosing hyperparameters.
 type SplitSpec struct {
-	Kind               string    `yaml:"kind"`
-	Count              int       `yaml:"count"`
-	TrainFractions     []float64 `yaml:"train_fractions"`
-	ValidationFraction float64   `yaml:"validation_fraction"`
+	Kind               string    `yaml:"kind,omitempty"`
+	Count              int       `yaml:"count,omitempty"`
+	TrainFractions     []float64 `yaml:"train_fractions,omitempty"`
+	ValidationFraction float64   `yaml:"validation_fraction,omitempty"`
 }
 
 // FeatureSpec selects the feature templates: "citation" (the default; token
 // text, see package features) or "pixels" (binary letter images, with
 // Degree 2 adding all pixel pairs: the degree-2 polynomial kernel's map).
 type FeatureSpec struct {
-	Kind    string `yaml:"kind"`
-	Degree  int    `yaml:"degree"`
-	Window  *int   `yaml:"window"`
-	Affixes *int   `yaml:"affixes"`
-	Edges   *bool  `yaml:"edges"`
+	Kind    string `yaml:"kind,omitempty"`
+	Degree  int    `yaml:"degree,omitempty"`
+	Window  *int   `yaml:"window,omitempty"`
+	Affixes *int   `yaml:"affixes,omitempty"`
+	Edges   *bool  `yaml:"edges,omitempty"`
 }
 
 // Feature kinds.
@@ -97,41 +106,41 @@ type TrainerSpec struct {
 	// needed when one trainer appears more than once (e.g. entropy-margin at
 	// several β) and defaults to Name. It is not part of the unit key, so
 	// relabelling an entry reuses its cached units.
-	Label string `yaml:"label"`
+	Label string `yaml:"label,omitempty"`
 	// C is the grid of regularisation trade-offs; one value means no search.
-	C             []float64 `yaml:"C"`
-	Epsilon       float64   `yaml:"epsilon"`
-	QPTolerance   float64   `yaml:"qp_tolerance"`
-	MaxIterations int       `yaml:"max_iterations"`
+	C             []float64 `yaml:"C,omitempty"`
+	Epsilon       float64   `yaml:"epsilon,omitempty"`
+	QPTolerance   float64   `yaml:"qp_tolerance,omitempty"`
+	MaxIterations int       `yaml:"max_iterations,omitempty"`
 	// Online trainers (perceptron, mira, subgradient).
-	Epochs  int   `yaml:"epochs"`
-	K       int   `yaml:"k"`       // MIRA's k best labelings
-	Average *bool `yaml:"average"` // default: on for perceptron and mira
+	Epochs  int   `yaml:"epochs,omitempty"`
+	K       int   `yaml:"k,omitempty"`       // MIRA's k best labelings
+	Average *bool `yaml:"average,omitempty"` // default: on for perceptron and mira
 	// Log-linear trainers (crf, entropy-margin).
-	Beta      float64  `yaml:"beta"`       // inverse temperature; crf: 1
-	LossScale *float64 `yaml:"loss_scale"` // weight of Δ; crf: 0, entropy-margin: 1
-	Rescaling string   `yaml:"rescaling"`  // margin (default) or slack
+	Beta      float64  `yaml:"beta,omitempty"`       // inverse temperature; crf: 1
+	LossScale *float64 `yaml:"loss_scale,omitempty"` // weight of Δ; crf: 0, entropy-margin: 1
+	Rescaling string   `yaml:"rescaling,omitempty"`  // margin (default) or slack
 }
 
 // FigureSpec declares one figure: a metric of one dataset and task against
 // the training fraction (one line per trainer) or against β (one point per
 // trainer entry with a beta, one line per method).
 type FigureSpec struct {
-	Name     string `yaml:"name"`     // file stem, e.g. figure1
-	Dataset  string `yaml:"dataset"`  // default: the first dataset
-	Task     string `yaml:"task"`     // default: every task, one file per task (NAME-TASK) when there are several
-	X        string `yaml:"x"`        // train_fraction (default) | beta
-	Y        string `yaml:"y"`        // token_error | span_f1 | train_seconds (CPU if every run has it) | cpu_seconds
-	Baseline string `yaml:"baseline"` // optional trainer subtracted split by split
-	Title    string `yaml:"title"`
+	Name     string `yaml:"name"`               // file stem, e.g. figure1
+	Dataset  string `yaml:"dataset,omitempty"`  // default: the first dataset
+	Task     string `yaml:"task,omitempty"`     // default: every task, one file per task (NAME-TASK) when there are several
+	X        string `yaml:"x,omitempty"`        // train_fraction (default) | beta
+	Y        string `yaml:"y,omitempty"`        // token_error | span_f1 | train_seconds (CPU if every run has it) | cpu_seconds
+	Baseline string `yaml:"baseline,omitempty"` // optional trainer subtracted split by split
+	Title    string `yaml:"title,omitempty"`
 }
 
 // PaperSpec is what a paper reports for this experiment: where the numbers
 // come from and the numbers themselves.
 type PaperSpec struct {
-	Source string           `yaml:"source"` // e.g. "Sarawagi & Gupta (ICML 2008), Table 1"; required
-	Note   string           `yaml:"note"`   // how values were read or converted; optional
-	Values []PaperValueSpec `yaml:"values"`
+	Source string           `yaml:"source,omitempty"` // e.g. "Sarawagi & Gupta (ICML 2008), Table 1"; required
+	Note   string           `yaml:"note,omitempty"`   // how values were read or converted; optional
+	Values []PaperValueSpec `yaml:"values,omitempty"`
 }
 
 // PaperValueSpec is one published result. Dataset, task and trainer must
@@ -140,11 +149,11 @@ type PaperSpec struct {
 // as a value we never ran. The metrics are pointers because a paper that
 // does not report one is not reporting 0.
 type PaperValueSpec struct {
-	Dataset    string   `yaml:"dataset"`
-	Task       string   `yaml:"task"`
-	Trainer    string   `yaml:"trainer"`
-	TokenError *float64 `yaml:"token_error"` // percent
-	SpanF1     *float64 `yaml:"span_f1"`     // percent
+	Dataset    string   `yaml:"dataset,omitempty"`
+	Task       string   `yaml:"task,omitempty"`
+	Trainer    string   `yaml:"trainer,omitempty"`
+	TokenError *float64 `yaml:"token_error,omitempty"` // percent
+	SpanF1     *float64 `yaml:"span_f1,omitempty"`     // percent
 }
 
 // Display returns the name the entry goes by in results: its label, or
@@ -191,28 +200,32 @@ func LoadConfig(path string) (*Config, error) {
 
 // ParseConfig decodes and validates a config; file names it in errors and,
 // when the config has no name, gives it one (the file's base name).
+//
+// Decoding is strict: an unknown or repeated key, a value of the wrong type
+// (1.5 for an integer), and an explicit value that is out of range are
+// errors naming the file, line and field; only a key that is absent takes
+// its default, so `count: 0` is an error, not 10 splits. The config's size
+// is bounded too: see [Config.Estimate].
 func ParseConfig(data []byte, file string) (*Config, error) {
-	var root yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&root); err != nil {
-		return nil, &ConfigError{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
-	}
-	if err := checkKeys(&root, reflect.TypeFor[Config](), file, ""); err != nil {
+	root, err := parseYAML(data, file)
+	if err != nil {
 		return nil, err
 	}
-	cfg := &Config{file: file, root: &root}
-	if err := root.Decode(cfg); err != nil {
-		var te *yaml.TypeError
-		if errors.As(err, &te) && len(te.Errors) > 0 {
-			return nil, &ConfigError{File: file, Msg: strings.Join(te.Errors, "; ")}
-		}
-		return nil, &ConfigError{File: file, Msg: err.Error()}
+	if top := root.Content[0]; top.Kind != yaml.MappingNode {
+		return nil, &ConfigError{File: file, Line: top.Line, Msg: fmt.Sprintf("expected a mapping of settings (datasets:, trainers:, ...), found %s", nodeKindName(top))}
 	}
-	if cfg.Name == "" {
-		cfg.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	cfg := &Config{file: file, root: root}
+	d := decoder{file: file}
+	if err := d.decode(root, reflect.ValueOf(cfg).Elem(), ""); err != nil {
+		return nil, err
 	}
-	cfg.applyDefaults()
+	if err := cfg.resolve(); err != nil {
+		return nil, err
+	}
 	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.checkSize(); err != nil {
 		return nil, err
 	}
 	return cfg, nil
@@ -221,158 +234,513 @@ func ParseConfig(data []byte, file string) (*Config, error) {
 // File returns the path the config was read from.
 func (c *Config) File() string { return c.file }
 
-func (c *Config) applyDefaults() {
-	if c.Splits.Kind == "" {
+// resolve sets the defaults of the settings the config leaves out. A
+// setting that is present keeps its value, however invalid, for validate
+// to report.
+func (c *Config) resolve() error {
+	if !c.has("name") {
+		c.Name = strings.TrimSuffix(filepath.Base(c.file), filepath.Ext(c.file))
+	}
+	if !c.has("splits", "kind") {
 		c.Splits.Kind = SplitRandom
 	}
-	if c.Features.Kind == "" {
+	if !c.has("features", "kind") {
 		c.Features.Kind = FeaturesCitation
 	}
-	if c.Features.Kind == FeaturesPixels && c.Features.Degree == 0 {
+	if c.Features.Kind == FeaturesPixels && !c.has("features", "degree") {
 		c.Features.Degree = 1
 	}
-	if c.Splits.Kind == SplitFold {
-		// A fold split fixes its own training set; 0 marks "by fold".
-		if len(c.Splits.TrainFractions) == 0 {
+	if !c.has("splits", "train_fractions") {
+		c.Splits.TrainFractions = []float64{0.25}
+		if c.Splits.Kind == SplitFold {
+			// A fold split fixes its own training set; 0 marks "by fold".
 			c.Splits.TrainFractions = []float64{0}
 		}
 	}
-	if c.Splits.Count == 0 {
+	if !c.has("splits", "count") {
 		c.Splits.Count = 10
 	}
-	if len(c.Splits.TrainFractions) == 0 {
-		c.Splits.TrainFractions = []float64{0.25}
-	}
-	if c.Splits.ValidationFraction == 0 {
+	if !c.has("splits", "validation_fraction") {
 		c.Splits.ValidationFraction = 0.25
 	}
-	if len(c.Tasks) == 0 {
+	if !c.has("tasks") {
 		c.Tasks = []string{TaskSequence}
 	}
+	for i := range c.Datasets {
+		if err := c.resolveSynthetic(i); err != nil {
+			return err
+		}
+	}
+	for i := range c.Figures {
+		f := &c.Figures[i]
+		if !c.has("figures", i, "dataset") && len(c.Datasets) > 0 {
+			f.Dataset = c.Datasets[0].Name
+		}
+		if !c.has("figures", i, "task") && len(c.Tasks) == 1 {
+			f.Task = c.Tasks[0] // else every task: report.ExpandFigures
+		}
+		if !c.has("figures", i, "x") {
+			f.X = report.XTrainFraction
+		}
+	}
+	return nil
 }
+
+// resolveSynthetic gives a synthetic dataset its complete generator
+// settings: the config's, else the defaults; an explicit 0 stays 0 (valid
+// for stay and noise, an error for the counts).
+func (c *Config) resolveSynthetic(i int) error {
+	d := &c.Datasets[i]
+	if d.Name != datasetSynthetic {
+		return nil
+	}
+	if d.Synthetic == nil {
+		d.Synthetic = &SyntheticSpec{}
+	}
+	def, s := datasets.DefaultSynthetic(), d.Synthetic
+	set := func(key string) bool { return c.has("datasets", i, "synthetic", key) }
+	for _, f := range []struct {
+		key      string
+		dst      *int
+		fallback int
+	}{
+		{"sequences", &s.Sequences, def.Sequences}, {"labels", &s.Labels, def.Labels},
+		{"min_len", &s.MinLen, def.MinLen}, {"max_len", &s.MaxLen, def.MaxLen}, {"vocab", &s.Vocab, def.Vocab},
+	} {
+		if !set(f.key) {
+			*f.dst = f.fallback
+		}
+	}
+	if !set("stay") {
+		s.Stay = def.Stay
+	}
+	if !set("noise") {
+		s.Noise = def.Noise
+	}
+	if !set("seed") {
+		s.Seed = def.Seed
+	}
+	if err := s.Generator().Validate(); err != nil {
+		var se *datasets.SettingError
+		if errors.As(err, &se) {
+			return c.fail(at{"datasets", i, "synthetic", se.Setting}, "%s", se.Msg)
+		}
+		return c.fail(at{"datasets", i, "synthetic"}, "%v", err)
+	}
+	return nil
+}
+
+// Generator returns the generator settings s stands for.
+func (s *SyntheticSpec) Generator() datasets.SyntheticConfig {
+	return datasets.SyntheticConfig{
+		Sequences: s.Sequences, Labels: s.Labels, MinLen: s.MinLen, MaxLen: s.MaxLen,
+		Vocab: s.Vocab, Stay: s.Stay, Noise: s.Noise, Seed: s.Seed,
+	}
+}
+
+// datasetSynthetic is the generated dataset's name.
+const datasetSynthetic = "synthetic"
 
 func (c *Config) errorf(line int, field, format string, args ...any) error {
 	return &ConfigError{File: c.file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
+// at is a path into the config: string elements are mapping keys, int
+// elements list indices; e.g. at{"trainers", 0, "C", 1}.
+type at []any
+
+// field spells a path as errors show it: trainers[0].C[1].
+func (p at) field() string {
+	var b strings.Builder
+	for _, e := range p {
+		switch e := e.(type) {
+		case string:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(e)
+		case int:
+			fmt.Fprintf(&b, "[%d]", e)
+		}
+	}
+	return b.String()
+}
+
+// fail returns a ConfigError at path p: its line (or its nearest written
+// ancestor's) and its field name.
+func (c *Config) fail(p at, format string, args ...any) error {
+	return c.errorf(c.line(p...), p.field(), format, args...)
+}
+
+// validate checks every setting and the relations between them (names that
+// must refer to trainers, datasets and tasks of the config, settings that
+// apply only to some trainers, figures that must have something to plot),
+// so that nothing the run or the report would reject after training gets
+// that far.
 func (c *Config) validate() error {
+	if c.has("name") {
+		if err := validName(c.Name); err != nil {
+			return c.fail(at{"name"}, "%v", err)
+		}
+	}
+	if err := c.validateData(); err != nil {
+		return err
+	}
+	if err := c.validateSplits(); err != nil {
+		return err
+	}
+	if err := c.validateFeatures(); err != nil {
+		return err
+	}
+	if err := c.validateTrainers(); err != nil {
+		return err
+	}
+	if err := c.validateFigures(); err != nil {
+		return err
+	}
+	if err := c.validateCompare(); err != nil {
+		return err
+	}
+	if c.Paper != nil {
+		if err := c.validatePaper(); err != nil {
+			return err
+		}
+	}
+	// The report package's own check, in case it knows a rule this file
+	// does not; its messages have no line.
+	if err := c.ReportSpec().Validate(); err != nil {
+		return &ConfigError{File: c.file, Msg: err.Error()}
+	}
+	return nil
+}
+
+// validName accepts names that are safe as one directory name under
+// results/: the output directory is results/<name>.
+func validName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("must not be empty (omit it to use the file name)")
+	case strings.HasPrefix(name, "."):
+		return fmt.Errorf("%q starts with '.'", name)
+	}
+	for _, r := range name {
+		if r == '/' || r == '\\' || unicode.IsControl(r) || unicode.IsSpace(r) {
+			return fmt.Errorf("%q has a %q; the name is a directory name under results/", name, r)
+		}
+	}
+	return nil
+}
+
+func (c *Config) validateData() error {
 	if len(c.Datasets) == 0 {
-		return c.errorf(c.line("datasets"), "datasets", "at least one dataset is required")
+		return c.fail(at{"datasets"}, "at least one dataset is required")
 	}
 	for i, d := range c.Datasets {
 		if !slices.Contains(KnownDatasets(), d.Name) {
-			return c.errorf(c.line("datasets", i, "name"), "datasets.name", "unknown dataset %q%s (known: %s)", d.Name, suggest(d.Name, KnownDatasets()), strings.Join(KnownDatasets(), ", "))
+			return c.fail(at{"datasets", i, "name"}, "unknown dataset %q%s (known: %s)", d.Name, suggest(d.Name, KnownDatasets()), strings.Join(KnownDatasets(), ", "))
 		}
-		if d.Synthetic != nil && d.Name != "synthetic" {
-			return c.errorf(c.line("datasets", i, "synthetic"), "datasets.synthetic", "generator settings are only for the synthetic dataset, not %q", d.Name)
+		if c.has("datasets", i, "synthetic") && d.Name != datasetSynthetic {
+			return c.fail(at{"datasets", i, "synthetic"}, "generator settings are only for the synthetic dataset, not %q", d.Name)
 		}
+		if j := slices.IndexFunc(c.Datasets[:i], func(e DatasetSpec) bool { return e.Name == d.Name }); j >= 0 {
+			return c.fail(at{"datasets", i, "name"}, "dataset %q listed twice (first at line %d)", d.Name, c.line("datasets", j, "name"))
+		}
+	}
+	if len(c.Tasks) == 0 {
+		return c.fail(at{"tasks"}, "at least one task is required (omit tasks: for [%s])", TaskSequence)
 	}
 	for i, t := range c.Tasks {
 		if !slices.Contains(KnownTasks(), t) {
-			return c.errorf(c.line("tasks", i), "tasks", "unknown task %q%s (known: %s)", t, suggest(t, KnownTasks()), strings.Join(KnownTasks(), ", "))
+			return c.fail(at{"tasks", i}, "unknown task %q%s (known: %s)", t, suggest(t, KnownTasks()), strings.Join(KnownTasks(), ", "))
+		}
+		if j := slices.Index(c.Tasks[:i], t); j >= 0 {
+			return c.fail(at{"tasks", i}, "task %q listed twice (first at line %d)", t, c.line("tasks", j))
 		}
 	}
+	return nil
+}
+
+func (c *Config) validateSplits() error {
 	s := c.Splits
 	switch {
 	case s.Kind != SplitRandom && s.Kind != SplitFold:
-		return c.errorf(c.line("splits", "kind"), "splits.kind", "unknown split kind %q (known: %s, %s)", s.Kind, SplitRandom, SplitFold)
-	case s.Kind == SplitFold && (len(s.TrainFractions) != 1 || s.TrainFractions[0] != 0):
-		return c.errorf(c.line("splits", "train_fractions"), "splits.train_fractions", "fold splits train on one fold; remove train_fractions")
+		return c.fail(at{"splits", "kind"}, "unknown split kind %q (known: %s, %s)", s.Kind, SplitRandom, SplitFold)
+	case s.Kind == SplitFold && c.has("splits", "train_fractions"):
+		return c.fail(at{"splits", "train_fractions"}, "fold splits train on one fold; remove train_fractions")
 	case s.Count < 1:
-		return c.errorf(c.line("splits", "count"), "splits.count", "must be at least 1, got %d", s.Count)
+		return c.fail(at{"splits", "count"}, "must be at least 1, got %d", s.Count)
+	case s.Kind == SplitFold && s.Count > datasets.OCRFoldCount:
+		return c.fail(at{"splits", "count"}, "fold splits: the data has %d folds, got count %d", datasets.OCRFoldCount, s.Count)
 	case !(s.ValidationFraction > 0 && s.ValidationFraction < 1):
-		return c.errorf(c.line("splits", "validation_fraction"), "splits.validation_fraction", "must be in (0, 1), got %v", s.ValidationFraction)
+		return c.fail(at{"splits", "validation_fraction"}, "must be in (0, 1), got %v", s.ValidationFraction)
+	case len(s.TrainFractions) == 0:
+		return c.fail(at{"splits", "train_fractions"}, "at least one training fraction is required (omit the key for [0.25])")
+	}
+	if s.Kind == SplitFold {
+		for i, d := range c.Datasets {
+			if d.Name != "ocr" {
+				return c.fail(at{"datasets", i, "name"}, "splits.kind fold needs a dataset with folds (ocr), not %q", d.Name)
+			}
+		}
+		return nil
 	}
 	for i, f := range s.TrainFractions {
-		if s.Kind == SplitRandom && !(f > 0 && f < 1) {
-			return c.errorf(c.line("splits", "train_fractions", i), "splits.train_fractions", "must be in (0, 1), got %v", f)
+		if !(f > 0 && f < 1) {
+			return c.fail(at{"splits", "train_fractions", i}, "must be in (0, 1), got %v", f)
+		}
+		if j := slices.Index(s.TrainFractions[:i], f); j >= 0 {
+			return c.fail(at{"splits", "train_fractions", i}, "%v listed twice", f)
 		}
 	}
-	switch f := c.Features; {
+	return nil
+}
+
+func (c *Config) validateFeatures() error {
+	f := c.Features
+	switch {
 	case f.Kind != FeaturesCitation && f.Kind != FeaturesPixels:
-		return c.errorf(c.line("features", "kind"), "features.kind", "unknown feature kind %q (known: %s, %s)", f.Kind, FeaturesCitation, FeaturesPixels)
+		return c.fail(at{"features", "kind"}, "unknown feature kind %q (known: %s, %s)", f.Kind, FeaturesCitation, FeaturesPixels)
 	case f.Kind == FeaturesPixels && f.Degree != 1 && f.Degree != 2:
-		return c.errorf(c.line("features", "degree"), "features.degree", "pixel features have degree 1 or 2, got %d", f.Degree)
-	case f.Kind == FeaturesCitation && f.Degree != 0:
-		return c.errorf(c.line("features", "degree"), "features.degree", "degree applies to pixel features only")
+		return c.fail(at{"features", "degree"}, "pixel features have degree 1 or 2, got %d", f.Degree)
+	case f.Kind == FeaturesCitation && c.has("features", "degree"):
+		return c.fail(at{"features", "degree"}, "degree applies to pixel features only")
+	case f.Kind == FeaturesPixels && (f.Window != nil || f.Affixes != nil):
+		key := "window"
+		if f.Window == nil {
+			key = "affixes"
+		}
+		return c.fail(at{"features", key}, "applies to citation features only (kind: %s)", FeaturesCitation)
 	}
-	if w := c.Features.Window; w != nil && (*w < 0 || *w > 5) {
-		return c.errorf(c.line("features", "window"), "features.window", "must be in [0, 5], got %d", *w)
+	if f.Kind == FeaturesPixels {
+		for i, d := range c.Datasets {
+			if d.Name != "ocr" {
+				return c.fail(at{"datasets", i, "name"}, "features.kind pixels needs letter images (ocr), not %q", d.Name)
+			}
+		}
 	}
-	if a := c.Features.Affixes; a != nil && (*a < 0 || *a > 10) {
-		return c.errorf(c.line("features", "affixes"), "features.affixes", "must be in [0, 10], got %d", *a)
+	if w := f.Window; w != nil && (*w < 0 || *w > 5) {
+		return c.fail(at{"features", "window"}, "must be in [0, 5], got %d", *w)
 	}
+	if a := f.Affixes; a != nil && (*a < 0 || *a > 10) {
+		return c.fail(at{"features", "affixes"}, "must be in [0, 10], got %d", *a)
+	}
+	return nil
+}
+
+// trainerSettings maps each trainer setting to the trainers it applies to;
+// a setting given to another trainer would be silently ignored, so it is an
+// error.
+func trainerSettings() map[string][]string {
+	cp := trainers.CuttingPlaneTrainers()
+	online := trainers.OnlineTrainers()
+	loglin := trainers.LogLinearTrainers()
+	return map[string][]string{
+		"epsilon":        cp,
+		"qp_tolerance":   cp,
+		"max_iterations": slices.Concat(cp, loglin),
+		"epochs":         online,
+		"average":        online,
+		"k":              {trainers.MIRAName},
+		"beta":           {trainers.EntropyMarginName},
+		"loss_scale":     {trainers.EntropyMarginName},
+		"rescaling":      {trainers.EntropyMarginName},
+	}
+}
+
+func (c *Config) validateTrainers() error {
 	if len(c.Trainers) == 0 {
-		return c.errorf(c.line("trainers"), "trainers", "at least one trainer is required")
+		return c.fail(at{"trainers"}, "at least one trainer is required")
 	}
-	seen := map[string]bool{}
+	applies := trainerSettings()
 	for i, t := range c.Trainers {
+		p := func(key string, rest ...any) at { return append(at{"trainers", i, key}, rest...) }
 		if !slices.Contains(KnownTrainers(), t.Name) {
-			return c.errorf(c.line("trainers", i, "name"), "trainers.name", "unknown trainer %q%s (known: %s)", t.Name, suggest(t.Name, KnownTrainers()), strings.Join(KnownTrainers(), ", "))
+			return c.fail(p("name"), "unknown trainer %q%s (known: %s)", t.Name, suggest(t.Name, KnownTrainers()), strings.Join(KnownTrainers(), ", "))
 		}
-		if t.Label != "" && (strings.TrimSpace(t.Label) != t.Label || strings.ContainsAny(t.Label, "\n\t|")) {
-			return c.errorf(c.line("trainers", i, "label"), "trainers.label", "label %q has surrounding spaces, a tab, a newline or '|'", t.Label)
+		if c.has("trainers", i, "label") && (t.Label == "" || strings.TrimSpace(t.Label) != t.Label || strings.ContainsAny(t.Label, "\n\t|")) {
+			return c.fail(p("label"), "label %q is empty or has surrounding spaces, a tab, a newline or '|'", t.Label)
 		}
-		if seen[t.Display()] {
+		for j, u := range c.Trainers[:i] {
+			if u.Display() != t.Display() {
+				continue
+			}
 			if t.Label == "" {
-				return c.errorf(c.line("trainers", i, "name"), "trainers.name", "trainer %q listed twice; give each entry a distinct label", t.Name)
+				return c.fail(p("name"), "trainer %q listed twice (first at line %d); give each entry a distinct label", t.Name, c.line("trainers", j, "name"))
 			}
-			return c.errorf(c.line("trainers", i, "label"), "trainers.label", "label %q used twice", t.Label)
+			return c.fail(p("label"), "label %q used twice (first at line %d)", t.Label, c.line("trainers", j))
 		}
-		seen[t.Display()] = true
+		for _, key := range slices.Sorted(maps.Keys(applies)) {
+			if c.has("trainers", i, key) && !slices.Contains(applies[key], t.Name) {
+				return c.fail(p(key), "does not apply to trainer %q (only to %s)", t.Name, strings.Join(applies[key], ", "))
+			}
+		}
+		if err := c.validateGrid(i, t); err != nil {
+			return err
+		}
+		positive := func(key string, v float64) error {
+			if c.has("trainers", i, key) && (!(v > 0) || math.IsInf(v, 0)) {
+				return c.fail(p(key), "must be positive and finite, got %v", v)
+			}
+			return nil
+		}
+		atLeastOne := func(key string, v int) error {
+			if c.has("trainers", i, key) && v < 1 {
+				return c.fail(p(key), "must be at least 1, got %d (omit it for the default)", v)
+			}
+			return nil
+		}
+		for _, err := range []error{
+			positive("epsilon", t.Epsilon), positive("qp_tolerance", t.QPTolerance), positive("beta", t.Beta),
+			atLeastOne("max_iterations", t.MaxIterations), atLeastOne("epochs", t.Epochs), atLeastOne("k", t.K),
+		} {
+			if err != nil {
+				return err
+			}
+		}
 		switch {
-		case t.Name == trainers.PerceptronName && len(t.C) > 0:
-			return c.errorf(c.line("trainers", i, "C"), "trainers.C", "the perceptron has no C; remove the grid")
-		case len(t.C) == 0 && t.Name != trainers.PerceptronName && t.Name != trainers.MIRAName:
-			return c.errorf(c.line("trainers", i, "C"), "trainers.C", "trainer %q needs a non-empty grid of C values", t.Name)
-		case t.Name == trainers.EntropyMarginName && !(t.Beta > 0):
-			return c.errorf(c.line("trainers", i), "trainers.beta", "entropy-margin needs beta > 0 (the inverse temperature)")
-		case t.Name == trainers.CRFName && (t.Beta != 0 || t.LossScale != nil || t.Rescaling != ""):
-			return c.errorf(c.line("trainers", i), "trainers", "crf is entropy-margin with beta 1 and no loss term; use entropy-margin to set beta, loss_scale or rescaling")
-		case t.Rescaling != "" && t.Rescaling != trainers.Margin && t.Rescaling != trainers.Slack:
-			return c.errorf(c.line("trainers", i, "rescaling"), "trainers.rescaling", "must be margin or slack, got %q", t.Rescaling)
-		case t.Epochs < 0 || t.K < 0 || t.Beta < 0:
-			return c.errorf(c.line("trainers", i), "trainers", "epochs, k and beta must not be negative")
-		}
-		for j, v := range t.C {
-			if !(v > 0) || v > 1e12 {
-				return c.errorf(c.line("trainers", i, "C", j), "trainers.C", "C must be positive and finite, got %v", v)
-			}
-		}
-		if t.Epsilon < 0 || t.QPTolerance < 0 || t.MaxIterations < 0 {
-			return c.errorf(c.line("trainers", i), "trainers", "epsilon, qp_tolerance and max_iterations must not be negative")
+		case c.has("trainers", i, "qp_tolerance") && t.QPTolerance >= 1:
+			return c.fail(p("qp_tolerance"), "is a relative gap and must be below 1, got %v", t.QPTolerance)
+		case t.Name == trainers.EntropyMarginName && !c.has("trainers", i, "beta"):
+			return c.fail(at{"trainers", i}, "entropy-margin needs beta > 0 (the inverse temperature)")
+		case t.LossScale != nil && (!(*t.LossScale >= 0) || math.IsInf(*t.LossScale, 0)):
+			return c.fail(p("loss_scale"), "must be non-negative and finite, got %v", *t.LossScale)
+		case c.has("trainers", i, "rescaling") && t.Rescaling != trainers.Margin && t.Rescaling != trainers.Slack:
+			return c.fail(p("rescaling"), "must be margin or slack, got %q", t.Rescaling)
 		}
 	}
-	for i := range c.Figures {
-		f := &c.Figures[i]
-		if f.Dataset == "" {
-			f.Dataset = c.Datasets[0].Name
+	return nil
+}
+
+// validateGrid checks trainer i's C grid.
+func (c *Config) validateGrid(i int, t TrainerSpec) error {
+	p := at{"trainers", i, "C"}
+	switch {
+	case t.Name == trainers.PerceptronName && c.has("trainers", i, "C"):
+		return c.fail(p, "the perceptron has no C; remove the grid")
+	case t.Name == trainers.MIRAName && c.has("trainers", i, "C") && len(t.C) == 0:
+		return c.fail(p, "empty grid; omit C for MIRA's hard constraints")
+	case len(t.C) == 0 && t.Name != trainers.PerceptronName && t.Name != trainers.MIRAName:
+		return c.fail(p, "trainer %q needs a non-empty grid of C values", t.Name)
+	}
+	for j, v := range t.C {
+		if !(v > 0) || v > 1e12 {
+			return c.fail(append(p, j), "C must be positive and finite, got %v", v)
 		}
-		if f.Task == "" && len(c.Tasks) == 1 {
-			f.Task = c.Tasks[0] // else every task: report.ExpandFigures
+		if slices.Contains(t.C[:j], v) {
+			return c.fail(append(p, j), "C = %v listed twice", v)
 		}
-		if f.X == "" {
-			f.X = report.XTrainFraction
-		}
+	}
+	return nil
+}
+
+// validateFigures checks each figure against the config, so that a figure
+// the report cannot draw fails here rather than after training.
+func (c *Config) validateFigures() error {
+	var datasetNames []string
+	for _, d := range c.Datasets {
+		datasetNames = append(datasetNames, d.Name)
+	}
+	for i, f := range c.Figures {
+		p := func(key string) at { return at{"figures", i, key} }
 		if err := f.reportSpec().Validate(); err != nil {
-			return c.errorf(c.line("figures", i), "figures", "%v", err)
+			return c.fail(at{"figures", i}, "%v", err)
 		}
-		if f.Baseline != "" && !seen[f.Baseline] {
-			return c.errorf(c.line("figures", i, "baseline"), "figures.baseline", "trainer %q is not among the config's trainers%s", f.Baseline, suggest(f.Baseline, trainerNames(c.Trainers)))
+		if j := slices.IndexFunc(c.Figures[:i], func(g FigureSpec) bool { return g.Name == f.Name }); j >= 0 {
+			return c.fail(p("name"), "two figures named %q (first at line %d)", f.Name, c.line("figures", j, "name"))
 		}
+		if !slices.Contains(datasetNames, f.Dataset) {
+			return c.fail(p("dataset"), "dataset %q is not among the config's datasets%s", f.Dataset, suggest(f.Dataset, datasetNames))
+		}
+		figTasks := c.Tasks // no task: one figure per task
+		if f.Task != "" {
+			if !slices.Contains(c.Tasks, f.Task) {
+				return c.fail(p("task"), "task %q is not among the config's tasks%s", f.Task, suggest(f.Task, c.Tasks))
+			}
+			figTasks = []string{f.Task}
+		}
+		for _, task := range figTasks {
+			g := f
+			g.Task = task
+			if err := c.validateFigureTask(i, g); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// validateFigureTask checks figure i's baseline and lines on one task.
+func (c *Config) validateFigureTask(i int, f FigureSpec) error {
+	if f.Baseline != "" {
+		j := slices.IndexFunc(c.Trainers, func(t TrainerSpec) bool { return t.Display() == f.Baseline })
+		if j < 0 {
+			return c.fail(at{"figures", i, "baseline"}, "trainer %q is not among the config's trainers%s", f.Baseline, suggest(f.Baseline, trainerNames(c.Trainers)))
+		}
+		if err := tasks()[f.Task].supports(c.Trainers[j]); err != nil {
+			return c.fail(at{"figures", i, "baseline"}, "trainer %q does not run on task %q: %v", f.Baseline, f.Task, err)
+		}
+	}
+	return c.validateFigureLines(i, f)
+}
+
+// validateFigureLines checks that figure i has something to plot: a trainer
+// other than the baseline that runs on its task and, for x: beta, has a β,
+// with one point per (method, β).
+func (c *Config) validateFigureLines(i int, f FigureSpec) error {
+	seen := map[[2]string]int{}
+	lines := 0
+	for j, t := range c.Trainers {
+		if t.Display() == f.Baseline || tasks()[f.Task].supports(t) != nil {
+			continue
+		}
+		if f.X != report.XBeta {
+			lines++
+			continue
+		}
+		if !c.has("trainers", j, "beta") {
+			continue
+		}
+		k := [2]string{t.Name, strconv.FormatFloat(t.Beta, 'g', -1, 64)}
+		if first, dup := seen[k]; dup {
+			return c.fail(at{"trainers", j, "beta"}, "figure %q (x: beta) would plot two %s points at beta %v (entries at lines %d and %d); give them different betas or drop one",
+				f.Name, t.Name, t.Beta, c.line("trainers", first), c.line("trainers", j))
+		}
+		seen[k] = j
+		lines++
+	}
+	switch {
+	case lines == 0 && f.X == report.XBeta:
+		return c.fail(at{"figures", i, "x"}, "figure %q plots by beta, but no trainer with a beta (entropy-margin) runs on %s/%s besides the baseline", f.Name, f.Dataset, f.Task)
+	case lines == 0:
+		return c.fail(at{"figures", i}, "figure %q has no trainer to plot on %s/%s besides the baseline", f.Name, f.Dataset, f.Task)
+	case f.X == report.XBeta && len(c.Splits.TrainFractions) > 1:
+		return c.fail(at{"figures", i, "x"}, "figure %q plots by beta, which needs one training fraction; splits.train_fractions has %d", f.Name, len(c.Splits.TrainFractions))
+	}
+	return nil
+}
+
+func (c *Config) validateCompare() error {
+	names := trainerNames(c.Trainers)
+	if len(c.Compare) > 0 && c.Splits.Count < 2 {
+		return c.fail(at{"compare"}, "a paired t-test needs at least 2 splits, and splits.count is %d", c.Splits.Count)
 	}
 	for i, pair := range c.Compare {
 		if len(pair) != 2 {
-			return c.errorf(c.line("compare", i), "compare", "each comparison is a pair of trainers, got %v", pair)
+			return c.fail(at{"compare", i}, "each comparison is a pair of trainers, got %v", pair)
 		}
-		for _, name := range pair {
-			if !seen[name] {
-				return c.errorf(c.line("compare", i), "compare", "trainer %q is not among the config's trainers%s", name, suggest(name, trainerNames(c.Trainers)))
+		for j, name := range pair {
+			if !slices.Contains(names, name) {
+				return c.fail(at{"compare", i, j}, "trainer %q is not among the config's trainers%s", name, suggest(name, names))
 			}
 		}
-	}
-	if c.Paper != nil {
-		return c.validatePaper()
+		if pair[0] == pair[1] {
+			return c.fail(at{"compare", i}, "compares %q with itself", pair[0])
+		}
+		for j, q := range c.Compare[:i] {
+			if len(q) == 2 && ((q[0] == pair[0] && q[1] == pair[1]) || (q[0] == pair[1] && q[1] == pair[0])) {
+				return c.fail(at{"compare", i}, "%s vs %s already compared (line %d)", pair[0], pair[1], c.line("compare", j))
+			}
+		}
 	}
 	return nil
 }
@@ -383,10 +751,10 @@ func (c *Config) validate() error {
 func (c *Config) validatePaper() error {
 	p := c.Paper
 	if strings.TrimSpace(p.Source) == "" {
-		return c.errorf(c.line("paper", "source"), "paper.source", "required: name the paper and table the values come from")
+		return c.fail(at{"paper", "source"}, "required: name the paper and table the values come from")
 	}
 	if len(p.Values) == 0 {
-		return c.errorf(c.line("paper", "values"), "paper.values", "at least one value is required")
+		return c.fail(at{"paper", "values"}, "at least one value is required")
 	}
 	var datasetNames []string
 	for _, d := range c.Datasets {
@@ -403,34 +771,33 @@ func (c *Config) validatePaper() error {
 	}
 	for i, v := range p.Values {
 		for _, n := range names {
-			line, field := c.line("paper", "values", i, n.key), "paper.values."+n.key
+			path := at{"paper", "values", i, n.key}
 			switch name := n.value(v); {
 			case name == "":
-				return c.errorf(line, field, "required; one of the config's %ss: %s", n.key, strings.Join(n.known, ", "))
+				return c.fail(path, "required; one of the config's %ss: %s", n.key, strings.Join(n.known, ", "))
 			case !slices.Contains(n.known, name):
-				return c.errorf(line, field, "%s %q is not among the config's %ss%s", n.key, name, n.key, suggest(name, n.known))
+				return c.fail(path, "%s %q is not among the config's %ss%s", n.key, name, n.key, suggest(name, n.known))
 			}
 		}
 		if v.TokenError == nil && v.SpanF1 == nil {
-			return c.errorf(c.line("paper", "values", i), "paper.values", "give token_error, span_f1 or both")
+			return c.fail(at{"paper", "values", i}, "give token_error, span_f1 or both")
 		}
 		for _, m := range []struct {
 			key string
 			x   *float64
 		}{{"token_error", v.TokenError}, {"span_f1", v.SpanF1}} {
 			if m.x != nil && !(*m.x >= 0 && *m.x <= 100) {
-				return c.errorf(c.line("paper", "values", i, m.key), "paper.values."+m.key, "must be a percentage in [0, 100], got %v", *m.x)
+				return c.fail(at{"paper", "values", i, m.key}, "must be a percentage in [0, 100], got %v", *m.x)
 			}
 		}
 		for j, w := range p.Values[:i] {
 			if w.Dataset == v.Dataset && w.Task == v.Task && w.Trainer == v.Trainer {
-				return c.errorf(c.line("paper", "values", i), "paper.values", "%s/%s %s listed twice (first at line %d)", v.Dataset, v.Task, v.Trainer, c.line("paper", "values", j))
+				return c.fail(at{"paper", "values", i}, "%s/%s %s listed twice (first at line %d)", v.Dataset, v.Task, v.Trainer, c.line("paper", "values", j))
 			}
 		}
 	}
 	return nil
 }
-
 func (f FigureSpec) reportSpec() report.FigureSpec {
 	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Task: f.Task, X: f.X, Y: f.Y, Baseline: f.Baseline, Title: f.Title}
 }
@@ -480,10 +847,11 @@ func trainerNames(ts []TrainerSpec) []string {
 	return out
 }
 
-// line returns the line of the YAML node at path (string elements are
-// mapping keys, int elements list indices), or of its deepest existing
-// ancestor, so an error points at the offending key whenever it is written.
-func (c *Config) line(path ...any) int {
+// node returns the YAML node at path (string elements are mapping keys,
+// int elements list indices), following aliases, and the line of the
+// deepest element found: the key for a mapping entry, the item for a list
+// element. The node is nil if the path is not written in the config.
+func (c *Config) node(path ...any) (*yaml.Node, int) {
 	n := c.root
 	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 		n = n.Content[0]
@@ -493,6 +861,9 @@ func (c *Config) line(path ...any) int {
 		if n == nil {
 			break
 		}
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
 		var next *yaml.Node
 		switch p := p.(type) {
 		case string:
@@ -500,116 +871,33 @@ func (c *Config) line(path ...any) int {
 				for i := 0; i+1 < len(n.Content); i += 2 {
 					if n.Content[i].Value == p {
 						line, next = n.Content[i].Line, n.Content[i+1]
+						break
 					}
 				}
 			}
 		case int:
-			if n.Kind == yaml.SequenceNode && p < len(n.Content) {
+			if n.Kind == yaml.SequenceNode && p >= 0 && p < len(n.Content) {
 				next = n.Content[p]
 				line = next.Line
 			}
 		}
 		n = next
 	}
+	return n, line
+}
+
+// has reports whether the config writes the setting at path, so that an
+// explicit value (even 0 or []) is told apart from an absent one.
+func (c *Config) has(path ...any) bool {
+	n, _ := c.node(path...)
+	return n != nil
+}
+
+// line returns the line of the setting at path, or of its deepest written
+// ancestor, so an error points at the offending key whenever it is written.
+func (c *Config) line(path ...any) int {
+	_, line := c.node(path...)
 	return line
-}
-
-// checkKeys walks the YAML tree beside the Go type it decodes into and
-// rejects keys the type does not have, suggesting the nearest valid one. (The
-// decoder's own KnownFields check names neither the file nor a fix.)
-func checkKeys(n *yaml.Node, t reflect.Type, file, path string) error {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch n.Kind {
-	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			if err := checkKeys(c, t, file, path); err != nil {
-				return err
-			}
-		}
-	case yaml.MappingNode:
-		switch t.Kind() {
-		case reflect.Struct:
-			fields := yamlFields(t)
-			var names []string
-			for name := range fields {
-				names = append(names, name)
-			}
-			slices.Sort(names)
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				ft, ok := fields[k.Value]
-				if !ok {
-					return &ConfigError{File: file, Line: k.Line, Field: joinPath(path, k.Value),
-						Msg: fmt.Sprintf("unknown key%s (valid keys here: %s)", suggest(k.Value, names), strings.Join(names, ", "))}
-				}
-				if err := checkKeys(n.Content[i+1], ft, file, joinPath(path, k.Value)); err != nil {
-					return err
-				}
-			}
-		case reflect.Map:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if err := checkKeys(n.Content[i+1], t.Elem(), file, joinPath(path, n.Content[i].Value)); err != nil {
-					return err
-				}
-			}
-		default:
-			return &ConfigError{File: file, Line: n.Line, Field: path, Msg: fmt.Sprintf("expected %s, found a mapping", kindName(t))}
-		}
-	case yaml.SequenceNode:
-		if t.Kind() != reflect.Slice {
-			return &ConfigError{File: file, Line: n.Line, Field: path, Msg: fmt.Sprintf("expected %s, found a list", kindName(t))}
-		}
-		for _, c := range n.Content {
-			if err := checkKeys(c, t.Elem(), file, path); err != nil {
-				return err
-			}
-		}
-	case yaml.ScalarNode:
-		if k := t.Kind(); k == reflect.Struct || k == reflect.Slice || k == reflect.Map {
-			if n.Tag == "!!null" {
-				return nil
-			}
-			return &ConfigError{File: file, Line: n.Line, Field: path, Msg: fmt.Sprintf("expected %s, found %q", kindName(t), n.Value)}
-		}
-	}
-	return nil
-}
-
-func kindName(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Struct, reflect.Map:
-		return "a mapping"
-	case reflect.Slice:
-		return "a list"
-	}
-	return "a " + t.Kind().String()
-}
-
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-func yamlFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for f := range t.Fields() {
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = strings.ToLower(f.Name)
-		}
-		out[name] = f.Type
-	}
-	return out
 }
 
 // suggest returns ` (did you mean "x"?)` for the closest candidate within a
@@ -645,4 +933,106 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Effective returns the config as YAML with every default resolved: what a
+// run actually uses, where the config file shows only what was typed. A
+// header comment names the source file. The result parses back (with
+// [ParseConfig]) to the same settings.
+func (c *Config) Effective() ([]byte, error) {
+	e := *c
+	e.Datasets = slices.Clone(c.Datasets)
+	for i, d := range e.Datasets {
+		if d.Synthetic != nil {
+			s := *d.Synthetic
+			e.Datasets[i].Synthetic = &s
+		}
+	}
+	if e.Splits.Kind == SplitFold {
+		e.Splits.TrainFractions = nil // by fold; the key is not allowed
+	}
+	if e.Features.Kind == FeaturesCitation {
+		opt := features.DefaultOptions()
+		window, affixes, edges := opt.Window, opt.Affixes, true
+		e.Features.Window = cmp.Or(e.Features.Window, &window)
+		e.Features.Affixes = cmp.Or(e.Features.Affixes, &affixes)
+		e.Features.Edges = cmp.Or(e.Features.Edges, &edges)
+	} else {
+		edges := true
+		e.Features.Edges = cmp.Or(e.Features.Edges, &edges)
+	}
+	e.Trainers = make([]TrainerSpec, len(c.Trainers))
+	for i, t := range c.Trainers {
+		e.Trainers[i] = t.effective()
+	}
+	var doc yaml.Node
+	if err := doc.Encode(&e); err != nil {
+		return nil, fmt.Errorf("encoding the effective config: %w", err)
+	}
+	flowScalarLists(&doc)
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "# The effective config of %s: every setting it leaves out is shown\n# with its default value.\n", c.file)
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return nil, fmt.Errorf("encoding the effective config: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("encoding the effective config: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// flowScalarLists writes lists of scalars on one line ([0.1, 1, 10]), as
+// configs are written by hand.
+func flowScalarLists(n *yaml.Node) {
+	if n.Kind == yaml.SequenceNode && !slices.ContainsFunc(n.Content, func(c *yaml.Node) bool { return c.Kind != yaml.ScalarNode }) {
+		n.Style = yaml.FlowStyle
+	}
+	for _, c := range n.Content {
+		flowScalarLists(c)
+	}
+}
+
+// effective fills in the documented defaults of the settings that apply to
+// the trainer (see package trainers: Settings, OnlineSettings, CRFSettings).
+func (t TrainerSpec) effective() TrainerSpec {
+	t.C = slices.Clone(t.C)
+	orInt := func(v *int, def int) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	orFloat := func(v *float64, def float64) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	switch {
+	case slices.Contains(trainers.CuttingPlaneTrainers(), t.Name):
+		orFloat(&t.Epsilon, 0.01)
+		orFloat(&t.QPTolerance, 1e-4)
+		orInt(&t.MaxIterations, 500)
+	case slices.Contains(trainers.OnlineTrainers(), t.Name):
+		orInt(&t.Epochs, 10)
+		if t.Name == trainers.MIRAName {
+			orInt(&t.K, 5)
+		}
+		if t.Average == nil {
+			avg := t.Name != trainers.SubgradientName
+			t.Average = &avg
+		}
+	case t.Name == trainers.EntropyMarginName:
+		orInt(&t.MaxIterations, 1000)
+		if t.LossScale == nil {
+			one := 1.0
+			t.LossScale = &one
+		}
+		if t.Rescaling == "" {
+			t.Rescaling = trainers.Margin
+		}
+	case t.Name == trainers.CRFName:
+		orInt(&t.MaxIterations, 1000)
+	}
+	return t
 }

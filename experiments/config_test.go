@@ -64,46 +64,47 @@ func TestParseConfigErrors(t *testing.T) {
 	}{
 		{"unknown top-level key", "seed: 3", "seeds: 3", []string{"bad.yaml:2:", "seeds", `did you mean "seed"`}},
 		{"unknown nested key", "  count: 2", "  cuont: 2", []string{"bad.yaml:7:", "splits.cuont", `did you mean "count"`}},
-		{"unknown trainer key", "    C: [0.1, 1]", "    c: [0.1, 1]", []string{"bad.yaml:11:", "trainers.c", `did you mean "C"`}},
-		{"wrong type", "seed: 3", "seed: three", []string{"bad.yaml", "line 2", "three"}},
+		{"unknown trainer key", "    C: [0.1, 1]", "    c: [0.1, 1]", []string{"bad.yaml:11:", "trainers[0].c", `did you mean "C"`}},
+		{"wrong type", "seed: 3", "seed: three", []string{`bad.yaml:2: seed: cannot use "three" as a non-negative integer`}},
 		{"list expected", "  train_fractions: [0.5]", "  train_fractions: {a: 1}", []string{"bad.yaml:8:", "train_fractions", "expected a list"}},
-		{"unknown trainer", "  - name: margin", "  - name: margn", []string{"bad.yaml:10:", "trainers.name", `did you mean "margin"`}},
-		{"unknown dataset", "  - name: synthetic", "  - name: coraa", []string{"bad.yaml:4:", "datasets.name", `did you mean "cora"`}},
-		{"empty grid", "    C: [0.1, 1]", "    C: []", []string{"bad.yaml:11:", "trainers.C", "non-empty grid"}},
+		{"unknown trainer", "  - name: margin", "  - name: margn", []string{"bad.yaml:10:", "trainers[0].name", `did you mean "margin"`}},
+		{"unknown dataset", "  - name: synthetic", "  - name: coraa", []string{"bad.yaml:4:", "datasets[0].name", `did you mean "cora"`}},
+		{"empty grid", "    C: [0.1, 1]", "    C: []", []string{"bad.yaml:11:", "trainers[0].C", "non-empty grid"}},
 		{"non-positive C", "    C: [0.1, 1]", "    C: [0, 1]", []string{"bad.yaml:11:", "C must be positive"}},
 		{"train fraction outside (0,1)", "[0.5]", "[1.5]", []string{"bad.yaml:8:", "splits.train_fractions", "(0, 1)"}},
 		{"validation fraction", "  count: 2", "  count: 2\n  validation_fraction: 1", []string{"splits.validation_fraction"}},
 		{"unknown task", "splits:", "tasks: [sequense]\nsplits:", []string{"bad.yaml:6:", "tasks", `did you mean "sequence"`}},
 		{"comparison of absent trainer", "[poslearn, margin]", "[poslearn, slack]", []string{"bad.yaml:15:", "compare", `"slack"`}},
 		{"duplicate trainer", "  - name: poslearn", "  - name: margin", []string{"bad.yaml:12:", "listed twice", "distinct label"}},
-		{"duplicate label", "  - name: poslearn", "  - name: poslearn\n    label: margin", []string{"bad.yaml:13:", "trainers.label", `label "margin" used twice`}},
-		{"label with a bar", "  - name: poslearn", "  - name: poslearn\n    label: \"a|b\"", []string{"bad.yaml:13:", "trainers.label"}},
-		{"figure baseline unknown", "compare:", "figures:\n  - {name: f, y: token_error, baseline: margn}\ncompare:", []string{"bad.yaml:15:", "figures.baseline", `did you mean "margin"`}},
+		{"duplicate label", "  - name: poslearn", "  - name: poslearn\n    label: margin", []string{"bad.yaml:13:", "trainers[1].label", `label "margin" used twice (first at line 10)`}},
+		{"label with a bar", "  - name: poslearn", "  - name: poslearn\n    label: \"a|b\"", []string{"bad.yaml:13:", "trainers[1].label"}},
+		{"figure baseline unknown", "compare:", "figures:\n  - {name: f, y: token_error, baseline: margn}\ncompare:", []string{"bad.yaml:15:", "figures[0].baseline", `did you mean "margin"`}},
 		{"figure x unknown", "compare:", "figures:\n  - {name: f, x: C, y: token_error}\ncompare:", []string{"bad.yaml:15:", `unknown x "C"`}},
 		{"synthetic settings on cora", "  - name: synthetic", "  - name: cora", []string{"only for the synthetic dataset"}},
 		{"not YAML", "seed: 3", "seed: [3", []string{"bad.yaml"}},
 		{"perceptron with C", "  - name: poslearn\n    C: [1]", "  - name: perceptron\n    C: [1]", []string{"bad.yaml:13:", "perceptron has no C"}},
 		{"entropy-margin without beta", "  - name: poslearn", "  - name: entropy-margin", []string{"bad.yaml:12:", "beta > 0"}},
-		{"bad rescaling", "    C: [1]\n", "    C: [1]\n    rescaling: both\n", []string{"bad.yaml:14:", "margin or slack"}},
+		{"setting for another trainer", "    C: [1]\n", "    C: [1]\n    rescaling: margin\n", []string{"bad.yaml:14:", "trainers[1].rescaling", `does not apply to trainer "poslearn"`}},
+		{"bad rescaling", "  - name: poslearn\n    C: [1]\n", "  - name: entropy-margin\n    beta: 1\n    C: [1]\n    rescaling: both\n", []string{"bad.yaml:15:", "trainers[1].rescaling", "margin or slack"}},
 		// A paper block goes in at line 14, before compare:; its first
 		// value is on line 17.
 		{"paper without source", "compare:", "paper:\n  values:\n    - {dataset: synthetic, task: sequence, trainer: margin, token_error: 1}\ncompare:", []string{"bad.yaml:14:", "paper.source", "required"}},
 		{"paper with blank source", "compare:", "paper:\n  source: \" \"\n  values:\n    - {dataset: synthetic, task: sequence, trainer: margin, token_error: 1}\ncompare:", []string{"bad.yaml:15:", "paper.source", "required"}},
 		{"paper without values", "compare:", "paper:\n  source: x\ncompare:", []string{"bad.yaml:14:", "paper.values", "at least one value"}},
 		{"paper unknown key", "compare:", "paper:\n  sources: x\ncompare:", []string{"bad.yaml:15:", "paper.sources", `did you mean "source"`}},
-		{"paper value unknown key", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, span_f: 1}"), []string{"bad.yaml:17:", "paper.values.span_f", `did you mean "span_f1"`}},
-		{"paper value wrong type", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: high}"), []string{"bad.yaml", "line 17", "high"}},
-		{"paper unknown trainer", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margn, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.trainer", `trainer "margn" is not among the config's trainers`, `did you mean "margin"`}},
-		{"paper trainer not in config", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: slack, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.trainer", `trainer "slack" is not among the config's trainers`}},
-		{"paper unknown dataset", "compare:", paperBlock("{dataset: synthetc, task: sequence, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.dataset", `did you mean "synthetic"`}},
-		{"paper dataset not in config", "compare:", paperBlock("{dataset: cora, task: sequence, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.dataset", `dataset "cora" is not among the config's datasets`}},
-		{"paper unknown task", "compare:", paperBlock("{dataset: synthetic, task: sequense, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.task", `did you mean "sequence"`}},
-		{"paper task not in config", "compare:", paperBlock("{dataset: synthetic, task: segmentation, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.task", `task "segmentation" is not among the config's tasks`}},
-		{"paper value without trainer", "compare:", paperBlock("{dataset: synthetic, task: sequence, token_error: 1}"), []string{"bad.yaml:17:", "paper.values.trainer", "required; one of the config's trainers: margin, poslearn"}},
+		{"paper value unknown key", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, span_f: 1}"), []string{"bad.yaml:17:", "paper.values[0].span_f", `did you mean "span_f1"`}},
+		{"paper value wrong type", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: high}"), []string{`bad.yaml:17: paper.values[0].token_error: cannot use "high" as a number`}},
+		{"paper unknown trainer", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margn, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].trainer", `trainer "margn" is not among the config's trainers`, `did you mean "margin"`}},
+		{"paper trainer not in config", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: slack, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].trainer", `trainer "slack" is not among the config's trainers`}},
+		{"paper unknown dataset", "compare:", paperBlock("{dataset: synthetc, task: sequence, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].dataset", `did you mean "synthetic"`}},
+		{"paper dataset not in config", "compare:", paperBlock("{dataset: cora, task: sequence, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].dataset", `dataset "cora" is not among the config's datasets`}},
+		{"paper unknown task", "compare:", paperBlock("{dataset: synthetic, task: sequense, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].task", `did you mean "sequence"`}},
+		{"paper task not in config", "compare:", paperBlock("{dataset: synthetic, task: segmentation, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].task", `task "segmentation" is not among the config's tasks`}},
+		{"paper value without trainer", "compare:", paperBlock("{dataset: synthetic, task: sequence, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].trainer", "required; one of the config's trainers: margin, poslearn"}},
 		{"paper value without metrics", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin}"), []string{"bad.yaml:17:", "paper.values", "token_error, span_f1 or both"}},
-		{"paper value negative", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: -1}"), []string{"bad.yaml:17:", "paper.values.token_error", "[0, 100], got -1"}},
-		{"paper value above 100", "compare:", paperBlock("dataset: synthetic\n      task: sequence\n      trainer: margin\n      token_error: 12\n      span_f1: 100.5"), []string{"bad.yaml:21:", "paper.values.span_f1", "[0, 100], got 100.5"}},
-		{"paper value NaN", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, span_f1: .nan}"), []string{"bad.yaml:17:", "paper.values.span_f1", "got NaN"}},
+		{"paper value negative", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: -1}"), []string{"bad.yaml:17:", "paper.values[0].token_error", "[0, 100], got -1"}},
+		{"paper value above 100", "compare:", paperBlock("dataset: synthetic\n      task: sequence\n      trainer: margin\n      token_error: 12\n      span_f1: 100.5"), []string{"bad.yaml:21:", "paper.values[0].span_f1", "[0, 100], got 100.5"}},
+		{"paper value NaN", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, span_f1: .nan}"), []string{"bad.yaml:17:", "paper.values[0].span_f1", "got NaN"}},
 		{"paper value twice", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: 1}\n    - {dataset: synthetic, task: sequence, trainer: poslearn, token_error: 1}\n    - {dataset: synthetic, task: sequence, trainer: margin, span_f1: 2}"), []string{"bad.yaml:19:", "paper.values", "synthetic/sequence margin listed twice (first at line 17)"}},
 	}
 	for _, tt := range tests {
@@ -182,7 +183,7 @@ paper:
 	// A labelled entry goes by its label only.
 	bad := strings.Replace(cfgText, `trainer: "beta=10"`, "trainer: entropy-margin", 1)
 	_, err = ParseConfig([]byte(bad), "paper.yaml")
-	if err == nil || !strings.Contains(err.Error(), "paper.yaml:12: paper.values.trainer: trainer \"entropy-margin\" is not among the config's trainers") {
+	if err == nil || !strings.Contains(err.Error(), "paper.yaml:12: paper.values[2].trainer: trainer \"entropy-margin\" is not among the config's trainers") {
 		t.Errorf("error %v, want one about entropy-margin at line 12", err)
 	}
 
@@ -208,19 +209,54 @@ func TestEditDistance(t *testing.T) {
 	}
 }
 
-// FuzzParseConfig: arbitrary bytes give a config or an error, never a panic.
+// FuzzParseConfig: arbitrary bytes give a *ConfigError or a valid config
+// whose run is plannable within bounds (and whose effective form parses
+// back), never a panic. The seed corpus holds the inputs that crashed or
+// ran away before (issue 14).
 func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte(validConfig))
+	f.Add([]byte(strictBase))
 	f.Add([]byte("datasets: [{name: cora}]\ntrainers: [{name: margin, C: [1]}]\n"))
 	f.Add([]byte("trainers: 3"))
 	f.Add([]byte("splits: {count: -1}"))
 	f.Add([]byte("- - -"))
 	f.Add([]byte("datasets:\n  - name: synthetic\n    synthetic: {labels: 0}\n"))
 	f.Add([]byte("&a [*a]"))
+	f.Add([]byte("compare: &a [*a]\n"))
+	f.Add([]byte(""))
+	f.Add([]byte("seed: 1.5\n"))
+	f.Add([]byte("trainers:\n  - name: margin\n    C: [0.1, 1\n  - name: perceptron\n"))
+	f.Add([]byte("trainers:\n  - name: perceptron\n    epochs: three\n"))
+	f.Add([]byte("datasets:\n  - name: synthetic\n    synthetic: {labels: 100000}\ntrainers: [{name: perceptron}]\n"))
+	f.Add([]byte("datasets: [{name: synthetic}]\nsplits: {count: 100000000}\ntrainers: [{name: perceptron}]\n"))
+	f.Add([]byte("datasets: [{name: synthetic}]\nsplits: {count: 1000000}\ntrainers: [{name: margin, C: [1, 2]}]\n"))
+	f.Add([]byte("datasets: [{name: synthetic, synthetic: {sequences: 1000000000, max_len: 1000000000}}]\ntrainers: [{name: perceptron}]\n"))
+	f.Add([]byte("datasets: [{name: ocr}]\nfeatures: {kind: pixels, degree: 2}\nsplits: {kind: fold, count: 11}\ntrainers: [{name: crf, C: [1]}]\n"))
+	f.Add([]byte("tasks: []\nsplits: {count: 0, validation_fraction: 0}\ntrainers: [{name: mira, k: 0, epochs: 0, C: []}]\n"))
+	f.Add([]byte("datasets: [{name: synthetic}]\ntrainers: [{name: margin, C: [1]}]\nfigures: [{name: f, x: beta, y: token_error}, {name: f, y: span_f1}]\ncompare: [[margin, margin]]\n"))
+	f.Add([]byte("a: &x [*x, *x]\nb: &y [*x, *x, *x, *x]\nc: [*y, *y, *y, *y]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data, "fuzz.yaml")
-		if err == nil && (len(cfg.Datasets) == 0 || len(cfg.Trainers) == 0) {
-			t.Fatalf("accepted a config without datasets or trainers: %q", data)
+		if err != nil {
+			var ce *ConfigError
+			if !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), "fuzz.yaml") {
+				t.Fatalf("error %q (%T) is not a ConfigError naming the file", err, err)
+			}
+			return
+		}
+		if len(cfg.Datasets) == 0 || len(cfg.Trainers) == 0 || len(cfg.Tasks) == 0 || cfg.Splits.Count < 1 {
+			t.Fatalf("accepted a config without datasets, trainers, tasks or splits: %q", data)
+		}
+		limit, _ := MemoryLimit()
+		if e := cfg.Estimate(); e.Units > MaxUnits || e.DataBytes+e.UnitBytes > float64(limit) {
+			t.Fatalf("accepted a config beyond the bounds (%+v): %q", e, data)
+		}
+		eff, err := cfg.Effective()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseConfig(eff, "fuzz.yaml"); err != nil {
+			t.Fatalf("effective config of %q does not parse: %v\n%s", data, err, eff)
 		}
 	})
 }
@@ -248,5 +284,26 @@ figures:
 	}
 	if f := spec.Figures[0]; f.X != "beta" || f.Baseline != "crf" {
 		t.Errorf("figure %+v", f)
+	}
+}
+
+// A figure without task: in a multi-task config is drawn once per task, so
+// it is checked against every task and keeps its empty task.
+func TestParseConfigFigureEveryTask(t *testing.T) {
+	t.Parallel()
+	base := strings.Replace(validConfig, "splits:", "tasks: [sequence, segmentation]\nsplits:", 1)
+	cfg, err := ParseConfig([]byte(base+"figures:\n  - {name: f1, y: token_error}\n"), "multi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Figures[0].Task; got != "" {
+		t.Errorf("figure task = %q, want empty (every task)", got)
+	}
+	single, err := ParseConfig([]byte(validConfig+"figures:\n  - {name: f1, y: token_error}\n"), "single.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := single.Figures[0].Task; got != TaskSequence {
+		t.Errorf("single-task figure task = %q, want %q", got, TaskSequence)
 	}
 }

@@ -278,31 +278,10 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 }
 
 func loadDataset(spec DatasetSpec, opt Options) (*datasets.Corpus, error) {
-	if spec.Name != "synthetic" || spec.Synthetic == nil {
+	if spec.Synthetic == nil {
 		return datasets.Open(opt.DataDir, opt.DataSource, spec.Name)
 	}
-	c := datasets.DefaultSynthetic()
-	s := spec.Synthetic
-	override := func(dst *int, v int) {
-		if v != 0 {
-			*dst = v
-		}
-	}
-	override(&c.Sequences, s.Sequences)
-	override(&c.Labels, s.Labels)
-	override(&c.MinLen, s.MinLen)
-	override(&c.MaxLen, s.MaxLen)
-	override(&c.Vocab, s.Vocab)
-	if s.Stay != 0 {
-		c.Stay = s.Stay
-	}
-	if s.Noise != 0 {
-		c.Noise = s.Noise
-	}
-	if s.Seed != 0 {
-		c.Seed = s.Seed
-	}
-	return datasets.Synthetic(c)
+	return datasets.Synthetic(spec.Synthetic.Generator()) // resolved by ParseConfig
 }
 
 // corpusHash fingerprints a corpus's content (tokens, labels, segments), so

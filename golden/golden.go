@@ -80,6 +80,47 @@ type Diff struct {
 	Problem   string // "" when within tolerance; else what is wrong
 }
 
+// lowerIsBetter and higherIsBetter say which way each metric improves; a
+// metric in neither (C, the chosen hyperparameter) only changes.
+var (
+	lowerIsBetter  = []string{"token_error"}
+	higherIsBetter = []string{"span_f1"}
+)
+
+// Worse reports whether d is a problem in the bad direction: a metric
+// that got worse, a missing evaluation, or any other problem that is not
+// an improvement. An improvement outside the tolerance fails the check
+// too (the golden file is out of date), but is not called a regression.
+func (d Diff) Worse() bool {
+	if d.Problem == "" {
+		return false
+	}
+	switch {
+	case slices.Contains(lowerIsBetter, d.Metric):
+		return !(d.Now < d.Golden)
+	case slices.Contains(higherIsBetter, d.Metric):
+		return !(d.Now > d.Golden)
+	}
+	return true
+}
+
+// direction words the change of an outside-tolerance value.
+func (d Diff) direction() string {
+	delta := fmt.Sprintf("%+.3g", d.Now-d.Golden)
+	switch {
+	case math.IsNaN(d.Now):
+		return "worse (NaN)"
+	case slices.Contains(lowerIsBetter, d.Metric) && d.Now < d.Golden,
+		slices.Contains(higherIsBetter, d.Metric) && d.Now > d.Golden:
+		return "better (" + delta + ")"
+	case slices.Contains(lowerIsBetter, d.Metric):
+		return "worse (" + delta + ", lower is better)"
+	case slices.Contains(higherIsBetter, d.Metric):
+		return "worse (" + delta + ", higher is better)"
+	}
+	return "changed (" + delta + ")"
+}
+
 // Compare checks runs against f. Every golden value must be matched within
 // its tolerance; a missing or an unexpected evaluation is a problem too.
 func Compare(f File, runs []report.Run) []Diff {
@@ -106,7 +147,7 @@ func Compare(f File, runs []report.Run) []Diff {
 			if v, known := got[m]; !known {
 				d.Problem = "unknown metric"
 			} else if math.IsNaN(v) || math.Abs(v-want) > tol {
-				d.Problem = "outside tolerance"
+				d.Problem = "outside tolerance: " + d.direction()
 			}
 			diffs = append(diffs, d)
 		}
@@ -155,8 +196,11 @@ func WriteDiffs(w io.Writer, diffs []Diff, all bool) error {
 			continue
 		}
 		status := "ok"
-		if d.Problem != "" {
+		switch {
+		case d.Problem != "" && d.Worse():
 			status = "REGRESSION: " + d.Problem
+		case d.Problem != "":
+			status = "IMPROVEMENT: " + d.Problem + "; update the golden file if intended"
 		}
 		if d.Metric == "-" {
 			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t%s\n", d.Entry, status)

@@ -29,24 +29,37 @@ func TestCompare(t *testing.T) {
 		name   string
 		mutate func([]report.Run) []report.Run
 		failed int
+		worse  int
 		want   string
 	}{
-		{"identical", func(r []report.Run) []report.Run { return r }, 0, ""},
-		{"within tolerance", func(r []report.Run) []report.Run { r[0].TokenError += 0.1; return r }, 0, ""},
-		{"token error moved", func(r []report.Run) []report.Run { r[0].TokenError += 0.5; return r }, 1, "token_error"},
-		{"span F1 moved", func(r []report.Run) []report.Run { r[3].SpanF1 -= 2; return r }, 1, "span_f1"},
-		{"missing evaluation", func(r []report.Run) []report.Run { return r[1:] }, 1, "missing from this run"},
+		{"identical", func(r []report.Run) []report.Run { return r }, 0, 0, ""},
+		{"within tolerance", func(r []report.Run) []report.Run { r[0].TokenError += 0.1; return r }, 0, 0, ""},
+		{"token error up", func(r []report.Run) []report.Run { r[0].TokenError += 0.5; return r }, 1, 1, "REGRESSION: outside tolerance: worse (+0.5, lower is better)"},
+		{"token error down", func(r []report.Run) []report.Run { r[0].TokenError -= 0.5; return r }, 1, 0, "IMPROVEMENT: outside tolerance: better (-0.5); update the golden file if intended"},
+		{"span F1 down", func(r []report.Run) []report.Run { r[3].SpanF1 -= 2; return r }, 1, 1, "REGRESSION: outside tolerance: worse (-2, higher is better)"},
+		{"span F1 up", func(r []report.Run) []report.Run { r[3].SpanF1 += 2; return r }, 1, 0, "IMPROVEMENT: outside tolerance: better (+2)"},
+		{"C changed", func(r []report.Run) []report.Run { r[0].Params["C"] = 1; return r }, 0, 0, ""},
+		{"missing evaluation", func(r []report.Run) []report.Run { return r[1:] }, 1, 1, "missing from this run"},
 		{"extra evaluation", func(r []report.Run) []report.Run {
 			e := r[0]
 			e.Split = 7
 			return append(r, e)
-		}, 1, "not in the golden file"},
+		}, 1, 1, "not in the golden file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			diffs := Compare(g, tt.mutate(fixture()))
 			if got := Failed(diffs); got != tt.failed {
 				t.Fatalf("%d problems, want %d: %+v", got, tt.failed, diffs)
+			}
+			worse := 0
+			for _, d := range diffs {
+				if d.Worse() {
+					worse++
+				}
+			}
+			if worse != tt.worse {
+				t.Errorf("%d worse, want %d: %+v", worse, tt.worse, diffs)
 			}
 			var buf bytes.Buffer
 			if err := WriteDiffs(&buf, diffs, false); err != nil {
@@ -103,5 +116,5 @@ func ExampleCompare() {
 	// Output:
 	// 1 problem(s)
 	// evaluation                        metric       golden  now  tolerance  status
-	// cora/sequence margin 25% split 0  token_error  8       9.1  ±0.2       REGRESSION: outside tolerance
+	// cora/sequence margin 25% split 0  token_error  8       9.1  ±0.2       REGRESSION: outside tolerance: worse (+1.1, lower is better)
 }

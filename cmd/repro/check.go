@@ -9,34 +9,43 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
 	"github.com/maxmargin/repro/golden"
 )
 
+const checkUsage = `Usage: repro check [flags]
+
+Reruns a reduced config from scratch (no cached units) and compares its
+metrics with the golden file. A value outside its tolerance fails the
+check; the output says whether it got worse (a regression: token error
+higher, span F1 lower) or better (the golden file is out of date).
+
+Flags:
+`
+
 // checkCommand runs a reduced config from scratch and compares its metrics
 // with the golden file; a value outside its tolerance is an error.
 func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("check", flag.ContinueOnError)
-	flags.SetOutput(stderr)
 	config := flags.String("config", "configs/ci.yaml", "reduced experiment to run")
 	goldenPath := flags.String("golden", "results/golden/ci.json", "golden values to compare with")
 	update := flags.Bool("update", false, "rewrite the golden file from this run instead of comparing")
-	all := flags.Bool("all", false, "list every compared value, not only regressions")
+	all := flags.Bool("all", false, "list every compared value, not only those outside tolerance")
 	dataDir := flags.String("data", "", "data directory (default: $"+datasets.EnvDataDir+", else ./"+datasets.DefaultDataDir+")")
-	workers := flags.Int("workers", 0, "units to run at once (default: all cores)")
+	workers := flags.Int("workers", runtime.NumCPU(), "units to run at once (default: the number of cores)")
 	quiet := flags.Bool("quiet", false, "no progress on stderr")
-	flags.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: repro check [flags]")
-		flags.PrintDefaults()
-	}
-	if err := flags.Parse(args); err != nil {
+	args, help, err := parseFlags(flags, args, checkUsage, stdout)
+	if help || err != nil {
 		return err
 	}
-	if flags.NArg() != 0 {
-		flags.Usage()
-		return fmt.Errorf("check takes no arguments, got %q", flags.Args())
+	if len(args) != 0 {
+		return usagef("check takes no arguments, got %q", args)
+	}
+	if *workers < 1 {
+		return usagef("--workers must be at least 1, got %d", *workers)
 	}
 	var old golden.File
 	var tolerances map[string]float64
@@ -87,7 +96,20 @@ func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	if n := golden.Failed(diffs); n > 0 {
-		return fmt.Errorf("%d regression(s) against %s (golden written by %s); if the change is intended, run 'repro check --update' and commit the new golden file", n, *goldenPath, old.Version)
+		worse := 0
+		for _, d := range diffs {
+			if d.Worse() {
+				worse++
+			}
+		}
+		what := fmt.Sprintf("%d regression(s)", worse)
+		switch {
+		case worse == 0:
+			what = fmt.Sprintf("no regression, but %d improvement(s) outside tolerance", n)
+		case worse < n:
+			what += fmt.Sprintf(" and %d improvement(s) outside tolerance", n-worse)
+		}
+		return fmt.Errorf("%s against %s (golden written by %s); if the change is intended, run 'repro check --update' and commit the new golden file", what, *goldenPath, old.Version)
 	}
 	fmt.Fprintf(stdout, "check: all %d values within tolerance of %s\n", len(diffs), *goldenPath)
 	return nil

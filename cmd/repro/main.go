@@ -1,6 +1,12 @@
 // Command repro reproduces the experiments of structured max-margin learning
 // papers: `repro run CONFIG` trains and evaluates every unit a config
 // declares and writes runs.jsonl and Table-1-style tables.
+//
+// Exit status: 0 on success (and for -h/--help, whose text goes to
+// stdout); 1 when a command fails; 2 for a command-line mistake (unknown
+// command or flag, wrong arguments); 128 + the signal's number when
+// interrupted: 130 for SIGINT (Ctrl-C), 143 for SIGTERM. A second signal
+// stops the program at once.
 package main
 
 import (
@@ -16,27 +22,69 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		signal.Stop(sigs) // the next signal takes its default action: exit at once
+		cancel(interruption{sig})
+	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		os.Exit(2)
+	os.Exit(exitCode(ctx, err, os.Stderr))
+}
+
+// interruption is the cancellation cause when a signal arrives.
+type interruption struct{ sig os.Signal }
+
+func (i interruption) Error() string { return "interrupted by " + i.sig.String() }
+
+// exitCode prints err (if any) and returns the process's exit status (see
+// the package doc). Whatever error the interrupted command returns, a run
+// stopped by a signal exits with 128 + the signal's number, as shells do.
+func exitCode(ctx context.Context, err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "repro:", err)
-		os.Exit(1)
+	fmt.Fprintln(stderr, "repro:", err)
+	var intr interruption
+	if ctx.Err() != nil && errors.As(context.Cause(ctx), &intr) {
+		if s, ok := intr.sig.(syscall.Signal); ok {
+			return 128 + int(s)
+		}
+		return 128 + int(syscall.SIGINT)
 	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(stderr, "Run 'repro help' for usage.")
+		return 2
+	}
+	return 1
+}
+
+// usageError is a command-line mistake (exit status 2), as opposed to a
+// failure of the command itself.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
 }
 
 const usage = `repro reproduces structured max-margin learning experiments.
 
 Usage:
   repro run [flags] CONFIG.yaml   run an experiment and write its results
-  repro report DIR                regenerate DIR's tables, figures and index.html from runs.jsonl
+  repro report [flags] DIR        regenerate DIR's tables, figures and index.html from runs.jsonl
   repro check [flags]             rerun configs/ci.yaml and compare with results/golden/ci.json
   repro version                   print the code version
+  repro help                      print this text
 
-Run 'repro run -h' for the flags of run.
+Run 'repro COMMAND -h' for the flags of a command; flags may come before
+or after the arguments. Exit status: 0 success, 1 failure, 2 usage error,
+130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM).
 `
 
 // run dispatches a subcommand; it returns errors instead of exiting so that
@@ -44,7 +92,7 @@ Run 'repro run -h' for the flags of run.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return flag.ErrHelp
+		return usagef("no command given")
 	}
 	switch args[0] {
 	case "run":
@@ -54,14 +102,46 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "report":
 		return reportCommand(ctx, args[1:], stdout, stderr)
 	case "version":
+		if len(args) > 1 {
+			return usagef("version takes no arguments, got %q", args[1:])
+		}
 		fmt.Fprintln(stdout, version())
 		return nil
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("unknown command %q", args[0])
+	return usagef("unknown command %q (commands: run, report, check, version, help)", args[0])
+}
+
+// parseFlags parses args into fs, allowing flags after the positional
+// arguments (repro run CONFIG.yaml --workers 2); "--" ends the flags. On
+// -h or --help it prints the usage to stdout and reports help = true; a
+// bad flag is a usageError.
+func parseFlags(fs *flag.FlagSet, args []string, usageText string, stdout io.Writer) (positional []string, help bool, err error) {
+	fs.SetOutput(io.Discard) // errors are returned; usage goes where it is asked for
+	fs.Usage = func() {}
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usageText)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return nil, true, nil
+		}
+		if err != nil {
+			return nil, false, usageError{fmt.Errorf("%s: %w", fs.Name(), err)}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, false, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(positional, rest...), false, nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
 }
 
 // version returns the VCS revision the binary was built from (with

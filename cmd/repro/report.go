@@ -13,32 +13,33 @@ import (
 	"github.com/maxmargin/repro/report"
 )
 
+var reportUsage = fmt.Sprintf(`Usage: repro report [flags] DIR
+
+Renders tables, figures and index.html in DIR from DIR/%s and DIR/%s,
+without training.
+
+Flags:
+`, report.RunsFile, report.SpecFile)
+
 // reportCommand implements `repro report [flags] DIR`: it re-renders the
 // tables, figures and index.html of a results directory from its
 // runs.jsonl and report.json, without training.
 func reportCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	quiet := fs.Bool("quiet", false, "do not print the table to stdout")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: repro report [flags] DIR")
-		fmt.Fprintf(stderr, "Renders tables, figures and index.html in DIR from DIR/%s and DIR/%s.\n",
-			report.RunsFile, report.SpecFile)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	args, help, err := parseFlags(fs, args, reportUsage, stdout)
+	if help || err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return fmt.Errorf("report takes exactly one results directory, got %d arguments", fs.NArg())
+	if len(args) != 1 {
+		return usagef("report takes exactly one results directory, got %d arguments %q", len(args), args)
 	}
 	// Rendering is fast and cannot be interrupted part-way without
 	// leaving a mix of old and new files, so ctx is only checked first.
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	dir := fs.Arg(0)
+	dir := args[0]
 	res, err := report.ReportDir(dir)
 	if err != nil {
 		return err

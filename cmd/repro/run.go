@@ -5,33 +5,45 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
+	"time"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
 )
 
+const runUsage = `Usage: repro run [flags] CONFIG.yaml
+
+Trains and evaluates every unit CONFIG.yaml declares and writes runs.jsonl,
+the tables, figures and index.html into the output directory. Finished units
+are cached there: after an interruption, the same command resumes.
+
+Flags:
+`
+
 func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	dataDir := fs.String("data", "", "data directory (default: $"+datasets.EnvDataDir+", else ./"+datasets.DefaultDataDir+")")
 	out := fs.String("out", "", "output directory (default: results/<config name>)")
-	workers := fs.Int("workers", 0, "units to run at once (default: all cores)")
+	workers := fs.Int("workers", runtime.NumCPU(), "units to run at once (default: the number of cores)")
 	force := fs.Bool("force", false, "recompute units even if their results are cached")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: repro run [flags] CONFIG.yaml")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	args, help, err := parseFlags(fs, args, runUsage, stdout)
+	if help || err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return fmt.Errorf("run takes exactly one config file, got %d arguments", fs.NArg())
+	if len(args) != 1 {
+		return usagef("run takes exactly one config file, got %d arguments %q", len(args), args)
 	}
-	cfg, err := experiments.LoadConfig(fs.Arg(0))
+	if *workers < 1 {
+		return usagef("--workers must be at least 1, got %d", *workers)
+	}
+	cfg, err := experiments.LoadConfig(args[0])
 	if err != nil {
 		return err
+	}
+	if !*quiet {
+		describeSize(stderr, cfg, *workers)
 	}
 	dir, source := datasets.ResolveDataDir(*dataDir)
 	opt := experiments.Options{
@@ -46,4 +58,29 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stderr, "repro: %d units computed, %d from cache; results in %s\n", res.Computed, res.Cached, res.OutDir)
 	}
 	return err
+}
+
+// describeSize prints the config's size estimate before anything loads,
+// and warns when the workers together may need more memory than the
+// machine allows (the config check only guarantees that one unit fits).
+func describeSize(w io.Writer, cfg *experiments.Config, workers int) {
+	e := cfg.Estimate()
+	cpu := ""
+	if e.MinTime >= time.Minute { // the bound is one pass per unit: only telling for huge runs
+		cpu = fmt.Sprintf(", at least %s of CPU time", e.MinTime.Round(time.Minute))
+	}
+	fmt.Fprintf(w, "repro: %s: %d units (estimated memory: up to %s per unit%s)\n",
+		cfg.File(), e.Units, formatMiB(e.UnitBytes), cpu)
+	limit, source := experiments.MemoryLimit()
+	if need := e.DataBytes + float64(min(workers, e.Units))*e.UnitBytes; need > float64(limit) {
+		fmt.Fprintf(w, "repro: warning: %d workers may need up to %s together, over the %s limit of %s; consider --workers %d\n",
+			workers, formatMiB(need), source, formatMiB(float64(limit)), max(1, int((float64(limit)-e.DataBytes)/e.UnitBytes)))
+	}
+}
+
+func formatMiB(b float64) string {
+	if b >= 1<<30 {
+		return fmt.Sprintf("%.3g GiB", b/(1<<30))
+	}
+	return fmt.Sprintf("%.3g MiB", b/(1<<20))
 }
