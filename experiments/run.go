@@ -147,11 +147,21 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 			out.Runs = append(out.Runs, toRun(u, res, selections[groupOf(u)]))
 		}
 	}
+	if opt.Progress != nil {
+		for _, n := range report.GridEdges(out.Runs) {
+			fmt.Fprintf(opt.Progress, "repro: warning: %s\n", n)
+		}
+	}
+	// config.yaml records what ran: every default resolved.
+	effective, err := cfg.Effective()
+	if err != nil {
+		return out, err
+	}
 	if errs := append(valErrs, testErrs...); len(errs) > 0 {
 		out.Partial = true
-		return out, r.writePartial(out.Runs, src, errs)
+		return out, r.writePartial(out.Runs, effective, errs)
 	}
-	return out, r.writeComplete(out.Runs, src)
+	return out, r.writeComplete(out.Runs, effective)
 }
 
 // unsupportedPairs returns the (trainer, task) pairs that are not run. A
@@ -591,14 +601,14 @@ func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 // into place file by file, so a failure while rendering (a full disk, a
 // figure that cannot be drawn) leaves the previous outputs as they were. A
 // partial directory left by an earlier failed run is removed.
-func (r *runner) writeComplete(runs []report.Run, src []byte) error {
+func (r *runner) writeComplete(runs []report.Run, configYAML []byte) error {
 	stage, err := os.MkdirTemp(r.opt.OutDir, ".staging-")
 	if err != nil {
 		return fmt.Errorf("writing outputs: %w", err)
 	}
 	defer os.RemoveAll(stage)
 	spec := r.cfg.ReportSpec()
-	if err := writeOutputs(stage, runs, spec, src); err != nil {
+	if err := writeOutputs(stage, runs, spec, configYAML); err != nil {
 		return fmt.Errorf("writing outputs (the previous ones in %s are unchanged): %w", r.opt.OutDir, err)
 	}
 	entries, err := os.ReadDir(stage)
@@ -619,7 +629,7 @@ func (r *runner) writeComplete(runs []report.Run, src []byte) error {
 // writePartial writes the outputs of a run whose units did not all succeed
 // into OutDir/partial, titled and noted as partial, and returns the error
 // that names the failed units. OutDir's own outputs are left untouched.
-func (r *runner) writePartial(runs []report.Run, src []byte, unitErrs []error) error {
+func (r *runner) writePartial(runs []report.Run, configYAML []byte, unitErrs []error) error {
 	dir := filepath.Join(r.opt.OutDir, PartialDir)
 	failed := fmt.Errorf("%d unit(s) failed (the others are saved in %s): %w", len(unitErrs), r.cache.dir, errors.Join(unitErrs...))
 	var note strings.Builder
@@ -637,7 +647,7 @@ func (r *runner) writePartial(runs []report.Run, src []byte, unitErrs []error) e
 	}
 	err := writeFileAtomic(filepath.Join(dir, partialNote), []byte(note.String()))
 	if err == nil {
-		err = writeOutputs(dir, runs, spec, src)
+		err = writeOutputs(dir, runs, spec, configYAML)
 	}
 	if err != nil {
 		os.RemoveAll(dir) // half-written partial outputs would mislead more than none
@@ -653,7 +663,7 @@ func (r *runner) writePartial(runs []report.Run, src []byte, unitErrs []error) e
 // writeOutputs writes runs.jsonl, the config, the report spec, and every
 // table, figure and index.html (through report.WriteAll, the same code
 // `repro report` runs) into dir, each file atomically.
-func writeOutputs(dir string, runs []report.Run, spec report.Spec, src []byte) error {
+func writeOutputs(dir string, runs []report.Run, spec report.Spec, configYAML []byte) error {
 	var buf bytes.Buffer
 	if err := report.WriteRuns(&buf, runs); err != nil {
 		return err
@@ -661,8 +671,8 @@ func writeOutputs(dir string, runs []report.Run, spec report.Spec, src []byte) e
 	if err := writeFileAtomic(filepath.Join(dir, report.RunsFile), buf.Bytes()); err != nil {
 		return err
 	}
-	if src != nil {
-		if err := writeFileAtomic(filepath.Join(dir, "config.yaml"), src); err != nil {
+	if configYAML != nil {
+		if err := writeFileAtomic(filepath.Join(dir, "config.yaml"), configYAML); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -118,6 +119,24 @@ func TestRunWritesRunsAndTables(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
+	}
+	// config.yaml shows what ran, defaults included, and parses back.
+	saved, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(saved), "validation_fraction: 0.25") {
+		t.Errorf("config.yaml lacks the default validation fraction:\n%s", saved)
+	}
+	if _, err := ParseConfig(saved, "config.yaml"); err != nil {
+		t.Errorf("config.yaml does not parse back: %v", err)
+	}
+	cpu := 0.0
+	for _, r := range runs {
+		cpu += r.CPUSeconds
+	}
+	if runtime.GOOS == "linux" && !(cpu > 0) {
+		t.Errorf("no run recorded CPU seconds (sum %v)", cpu)
 	}
 	if !strings.Contains(stdout.String(), "poslearn vs margin") {
 		t.Errorf("printed table lacks the t-test:\n%s", stdout.String())

@@ -14,10 +14,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	codeversion "github.com/maxmargin/repro/internal/version"
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 )
 
@@ -144,29 +144,7 @@ func parseFlags(fs *flag.FlagSet, args []string, usageText string, stdout io.Wri
 	}
 }
 
-// version returns the VCS revision the binary was built from (with
-// "+dirty" when the tree had local changes), or "devel".
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	var rev, dirty string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if rev == "" {
-		return "devel"
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	return rev + dirty
-}
+// version is the code version stamped into results (see internal/version:
+// the VCS revision of a clean stamped build, else a hash of the executable,
+// so that `go run` after an edit is told apart from the code before it).
+func version() string { return codeversion.String() }

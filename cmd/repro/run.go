@@ -27,6 +27,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	out := fs.String("out", "", "output directory (default: results/<config name>)")
 	workers := fs.Int("workers", runtime.NumCPU(), "units to run at once (default: the number of cores)")
 	force := fs.Bool("force", false, "recompute units even if their results are cached")
+	refreshStale := fs.Bool("refresh-stale", false, "recompute only the cached units that another code version computed")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	args, help, err := parseFlags(fs, args, runUsage, stdout)
 	if help || err != nil {
@@ -47,7 +48,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	dir, source := datasets.ResolveDataDir(*dataDir)
 	opt := experiments.Options{
-		DataDir: dir, DataSource: source, OutDir: *out, Workers: *workers, Force: *force,
+		DataDir: dir, DataSource: source, OutDir: *out, Workers: *workers, Force: *force, RefreshStale: *refreshStale,
 		Progress: stderr, Stdout: stdout, Version: version(),
 	}
 	if *quiet {
