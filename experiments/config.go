@@ -108,7 +108,9 @@ type TrainerSpec struct {
 	// relabelling an entry reuses its cached units.
 	Label string `yaml:"label,omitempty"`
 	// C is the grid of regularisation trade-offs; one value means no search.
-	C             []float64 `yaml:"C,omitempty"`
+	C []float64 `yaml:"C,omitempty"`
+	// Grid, if set, widens the C grid while validation chooses its edge.
+	Grid          *GridSpec `yaml:"grid,omitempty"`
 	Epsilon       float64   `yaml:"epsilon,omitempty"`
 	QPTolerance   float64   `yaml:"qp_tolerance,omitempty"`
 	MaxIterations int       `yaml:"max_iterations,omitempty"`
@@ -120,6 +122,30 @@ type TrainerSpec struct {
 	Beta      float64  `yaml:"beta,omitempty"`       // inverse temperature; crf: 1
 	LossScale *float64 `yaml:"loss_scale,omitempty"` // weight of Δ; crf: 0, entropy-margin: 1
 	Rescaling string   `yaml:"rescaling,omitempty"`  // margin (default) or slack
+}
+
+// GridSpec widens a trainer's C grid where validation chooses one of its
+// ends: with Extend, a split whose best C is the smallest (largest) value
+// tried gets one more validation unit a decade below (above) it, until its
+// choice is interior or MaxSteps decades were added on that side. Each split
+// is extended on its own, so the others cost nothing.
+type GridSpec struct {
+	Extend   bool `yaml:"extend"`
+	MaxSteps int  `yaml:"max_steps,omitempty"` // decades per side; default 3
+}
+
+// defaultGridSteps bounds grid extension when max_steps is unset.
+const defaultGridSteps = 3
+
+// steps returns the number of decades the grid may grow per side (0: none).
+func (g *GridSpec) steps() int {
+	switch {
+	case g == nil || !g.Extend:
+		return 0
+	case g.MaxSteps > 0:
+		return g.MaxSteps
+	}
+	return defaultGridSteps
 }
 
 // FigureSpec declares one figure: a metric of one dataset and task against
@@ -621,6 +647,14 @@ func (c *Config) validateGrid(i int, t TrainerSpec) error {
 		return c.fail(p, "empty grid; omit C for MIRA's hard constraints")
 	case len(t.C) == 0 && t.Name != trainers.PerceptronName && t.Name != trainers.MIRAName:
 		return c.fail(p, "trainer %q needs a non-empty grid of C values", t.Name)
+	}
+	if c.has("trainers", i, "grid") {
+		switch {
+		case len(t.C) < 2:
+			return c.fail(at{"trainers", i, "grid"}, "grid extension needs a C grid of at least two values, got %d", len(t.C))
+		case c.has("trainers", i, "grid", "max_steps") && (t.Grid.MaxSteps < 1 || t.Grid.MaxSteps > 6):
+			return c.fail(at{"trainers", i, "grid", "max_steps"}, "must be in [1, 6], got %d", t.Grid.MaxSteps)
+		}
 	}
 	for j, v := range t.C {
 		if !(v > 0) || v > 1e12 {

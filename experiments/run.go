@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -128,6 +130,26 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 	valResults, valErrs := r.execute(ctx, "validation", validation)
 	if err := ctx.Err(); err != nil {
 		return nil, r.interrupted(err)
+	}
+	// Grids marked extend: grow by a decade where a split chose an edge.
+	for step := 1; ; step++ {
+		extra := r.gridExtensions(validation, valResults)
+		if len(extra) == 0 {
+			break
+		}
+		if opt.Progress != nil {
+			fmt.Fprintf(opt.Progress, "repro: grid extension %d: %d split(s) chose an end of their C grid; trying %s\n", step, len(extra), describeExtensions(extra))
+		}
+		r.prog.setTotal(len(validation) + len(extra) + len(expectedTests))
+		more, errs := r.execute(ctx, fmt.Sprintf("validation (grid extension %d)", step), extra)
+		if err := ctx.Err(); err != nil {
+			return nil, r.interrupted(err)
+		}
+		for i, res := range more {
+			valResults[len(validation)+i] = res
+		}
+		validation = append(validation, extra...)
+		valErrs = append(valErrs, errs...)
 	}
 	// Phase 2: one test unit per (dataset, task, trainer, fraction, split).
 	chosen, selections := selectParams(validation, valResults)
@@ -381,6 +403,80 @@ func anyChoice(validation []unitSpec) map[string]float64 {
 		chosen[groupOf(u)] = u.C
 	}
 	return chosen
+}
+
+// gridExtensions returns one validation unit per selection group whose
+// trainer extends its grid (GridSpec) and whose best C so far is the
+// smallest or largest value tried: the same unit a decade beyond that end,
+// unless the grid already grew GridSpec.steps() decades on that side. Units
+// come in validation order, so the plan is deterministic.
+func (r *runner) gridExtensions(units []unitSpec, results map[int]unitResult) []unitSpec {
+	chosen, _ := selectParams(units, results)
+	tried := map[string][]float64{}
+	first := map[string]unitSpec{}
+	var order []string
+	for i, u := range units {
+		g := groupOf(u)
+		if _, seen := first[g]; !seen {
+			first[g] = u
+			order = append(order, g)
+		}
+		if _, ok := results[i]; ok {
+			tried[g] = append(tried[g], u.C)
+		}
+	}
+	spec := map[string]TrainerSpec{}
+	for _, t := range r.cfg.Trainers {
+		spec[t.Display()] = t
+	}
+	var out []unitSpec
+	for _, g := range order {
+		u := first[g]
+		t := spec[u.display()]
+		steps, cs := t.Grid.steps(), tried[g]
+		c, ok := chosen[g]
+		if steps == 0 || !ok || len(cs) < 2 {
+			continue
+		}
+		lo, hi := slices.Min(cs), slices.Max(cs)
+		var next float64
+		switch {
+		case c == lo && lo > slices.Min(t.C)/math.Pow(10, float64(steps))*1.0001:
+			next = decade(lo, -1)
+		case c == hi && hi < slices.Max(t.C)*math.Pow(10, float64(steps))/1.0001:
+			next = decade(hi, +1)
+		default:
+			continue
+		}
+		u.C = next
+		out = append(out, u)
+	}
+	return out
+}
+
+// decade returns c·10^d, rounded to 12 significant digits so that 0.001/10
+// is the 0.0001 a config would spell (unit keys hash C).
+func decade(c float64, d int) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(c*math.Pow(10, float64(d)), 'g', 12, 64), 64)
+	return v
+}
+
+// describeExtensions names the new grid points, e.g. "margin C=0.0001 (3)".
+func describeExtensions(units []unitSpec) string {
+	count := map[string]int{}
+	var keys []string
+	for _, u := range units {
+		k := fmt.Sprintf("%s C=%g", u.display(), u.C)
+		if count[k] == 0 {
+			keys = append(keys, k)
+		}
+		count[k]++
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s (%d)", k, count[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // groupOf names the selection group of a unit: everything but C and phase.

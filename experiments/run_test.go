@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -499,5 +500,44 @@ func TestRunPrintsPaperComparison(t *testing.T) {
 	paper := strings.Index(got, "Against the paper: a made-up table")
 	if table < 0 || paper < table || !strings.Contains(got[paper:], "12.5") {
 		t.Errorf("stdout lacks the table followed by the paper comparison:\n%s", got)
+	}
+}
+
+// A grid marked extend: grows a decade at a time past the end that
+// validation chose, per split, until the choice is interior or max_steps
+// decades were added; every grid point tried is in the selection record.
+func TestRunGridExtension(t *testing.T) {
+	t.Parallel()
+	text := strings.Replace(smallConfig, "  - name: poslearn\n    C: [0.1, 1]\n", "", 1)
+	cfg := mustConfig(t, strings.Replace(text, "compare:\n  - [poslearn, margin]\n", "", 1))
+	// So small a C barely moves w: validation prefers the top end.
+	cfg.Trainers[0].C = []float64{1e-5, 1e-4}
+	cfg.Trainers[0].Grid = &GridSpec{Extend: true, MaxSteps: 2}
+	dir := t.TempDir()
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, Workers: 2, Progress: &log}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "grid extension 1") {
+		t.Fatalf("no grid extension was logged:\n%s", log.String())
+	}
+	lo, hi := 1e-5/100, 1e-4*100 // two decades past each end at most
+	for _, r := range readRuns(t, dir) {
+		var cs []float64
+		for _, c := range r.Selection {
+			cs = append(cs, c.Params["C"])
+		}
+		minC, maxC, chosen := slices.Min(cs), slices.Max(cs), r.Params["C"]
+		if minC < lo*0.999 || maxC > hi*1.001 {
+			t.Errorf("split %d: grid %v grew past max_steps", r.Split, cs)
+		}
+		atEdge := chosen == minC || chosen == maxC
+		exhausted := minC <= lo*1.001 || maxC >= hi*0.999
+		if atEdge && !exhausted {
+			t.Errorf("split %d: chose C = %v at an end of %v with decades left", r.Split, chosen, cs)
+		}
+		if len(cs) < 3 {
+			t.Errorf("split %d: grid %v was not extended", r.Split, cs)
+		}
 	}
 }
