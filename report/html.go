@@ -260,7 +260,7 @@ func costHTML(t *Table) htmlTable {
 // trainer's are numbers.
 func paperHTML(p *PaperTable) *htmlPaper {
 	head, body := p.grid(identity)
-	return &htmlPaper{Source: p.Source, Note: p.Note, Legend: paperLegend, Table: gridHTML(head, body, len(p.keyHeader()))}
+	return &htmlPaper{Source: p.Source, Note: p.Note, Legend: p.legend(), Table: gridHTML(head, body, len(p.keyHeader()))}
 }
 
 // gridHTML turns a string grid into an HTML table whose columns from

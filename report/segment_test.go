@@ -233,3 +233,94 @@ func TestSegmentRenderings(t *testing.T) {
 		"table.txt", "table.md", "table.csv", "table.tex", "index.html",
 	})
 }
+
+// segmentPaper is legacySpec's paper with segment errors for the
+// segmentation row, as the paper's Table 1 reports it: margin with a
+// segment error and span F1, slack with a token error too (to check that
+// each is compared with its own quantity), poslearn with a segment error
+// only.
+func segmentPaper() PaperReference {
+	p := fixturePaper()
+	p.Values = append(p.Values,
+		PaperValue{Dataset: "cora", Task: "segmentation", Trainer: "margin", SegmentError: ptr(17.7), SpanF1: ptr(81.8)},
+		PaperValue{Dataset: "cora", Task: "segmentation", Trainer: "slack", SegmentError: ptr(17.4), TokenError: ptr(9), SpanF1: ptr(81.9)},
+		PaperValue{Dataset: "cora", Task: "segmentation", Trainer: "poslearn", SegmentError: ptr(16.2)},
+	)
+	return p
+}
+
+func TestComparePaperSegmentError(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		runs    []Run
+		segment bool // our runs have segment errors
+	}{{"segment runs", segmentRuns(), true}, {"runs without segment error", legacyRuns(), false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			tab := segmentTable(t, tc.runs)
+			pt := ComparePaper(tab, segmentPaper())
+			if !pt.Segment {
+				t.Fatal("PaperTable.Segment not set")
+			}
+			for _, r := range pt.Rows {
+				if r.Paper.Task != "segmentation" || r.Paper.Dataset != "cora" {
+					continue
+				}
+				tok, _ := naiveMeanStd(tokensOf(tc.runs, r.Paper.Trainer))
+				seg, _ := naiveMeanStd(segmentErrors[r.Paper.Trainer])
+				d, ok := r.Diff(SegmentError)
+				if ok != tc.segment || (ok && math.Abs(d-(seg-*r.Paper.SegmentError)) > 1e-9) {
+					t.Errorf("%s: segment error diff %v, %v; want ours %v - paper %v (%v)", r.Paper.Trainer, d, ok, seg, *r.Paper.SegmentError, tc.segment)
+				}
+				d, ok = r.Diff(TokenError)
+				switch r.Paper.Trainer {
+				case "slack":
+					if !ok || math.Abs(d-(tok-9)) > 1e-9 {
+						t.Errorf("slack: token error diff %v, %v; want our token error %v - 9", d, ok, tok)
+					}
+				default:
+					if ok {
+						t.Errorf("%s: token error diff %v against a paper that gives only a segment error", r.Paper.Trainer, d)
+					}
+				}
+			}
+			var buf bytes.Buffer
+			if err := pt.WriteText(&buf); err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"cora", "segmentation", "margin", "4", "-", "-", "-", "12.3±0.3", "17.7", "-5.4", "88.6±0.1", "81.8", "+6.8"}
+			if !tc.segment {
+				want[7], want[9] = "-", "-"
+			}
+			found := false
+			for _, line := range strings.Split(buf.String(), "\n") {
+				if c := cellsOf(line); len(c) > 2 && c[0] == "cora" && c[1] == "segmentation" && c[2] == "margin" {
+					found = true
+					if !slices.Equal(c, want) {
+						t.Errorf("paper.txt margin line %q, want %q", c, want)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("paper.txt has no cora/segmentation margin line:\n%s", buf.String())
+			}
+		})
+	}
+}
+
+func tokensOf(runs []Run, trainer string) []float64 {
+	tok, _ := runsOf(runs, "cora", "segmentation", trainer)
+	return tok
+}
+
+// The comparison with a paper's segment errors, in every format
+// (testdata/segment, checked by eye when written).
+func TestSegmentPaperRenderings(t *testing.T) {
+	dir := t.TempDir()
+	spec := legacySpec()
+	paper := segmentPaper()
+	spec.Paper = &paper
+	if err := WriteAll(dir, segmentRuns(), spec); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, dir, "segment-paper", []string{"paper.txt", "paper.md", "paper.csv", "index.html"})
+}

@@ -238,11 +238,18 @@ func (s Spec) Validate() error {
 		if err := s.Paper.Validate(); err != nil {
 			return err
 		}
-		// A token-only task has no span F1 of ours to set beside the
-		// paper's, so such a value is a mistake rather than a "-".
+		// A token-only task has no span F1 or segment error of ours to set
+		// beside the paper's, so such a value is a mistake rather than a
+		// "-".
 		for _, v := range s.Paper.Values {
-			if v.SpanF1 != nil && slices.Contains(s.TokenOnlyTasks, v.Task) {
+			if !slices.Contains(s.TokenOnlyTasks, v.Task) {
+				continue
+			}
+			if v.SpanF1 != nil {
 				return fmt.Errorf("report: paper: %s: span_f1 given for task %q, which has no spans", v.name(), v.Task)
+			}
+			if v.SegmentError != nil {
+				return fmt.Errorf("report: paper: %s: segment_error given for task %q, which has no segments", v.name(), v.Task)
 			}
 		}
 	}
