@@ -324,3 +324,45 @@ func TestSegmentPaperRenderings(t *testing.T) {
 	}
 	checkGolden(t, dir, "segment-paper", []string{"paper.txt", "paper.md", "paper.csv", "index.html"})
 }
+
+func TestFigureSegmentError(t *testing.T) {
+	partial := segmentRuns()
+	partial[slices.IndexFunc(partial, func(r Run) bool { return r.SegmentError > 0 })].SegmentError = 0
+	for _, tc := range []struct {
+		name string
+		runs []Run
+		task string
+		err  string
+	}{
+		{"segment runs", segmentRuns(), "segmentation", ""},
+		{"old runs", legacyRuns(), "segmentation", "12 of the 12 runs of cora/segmentation have no segment error"},
+		{"some old runs", partial, "segmentation", "1 of the 12 runs"},
+		{"sequence task", segmentRuns(), "sequence", "runs of cora/sequence have no segment error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := FigureSpec{Name: "seg", Dataset: "cora", Task: tc.task, X: XTrainFraction, Y: YSegmentError}
+			fig, err := buildFigure(tc.runs, f, fixtureOptions().Trainers)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fig.plot.Y.Label.Text; got != "segment error (%)" {
+				t.Errorf("Y label %q", got)
+			}
+			if len(fig.series) != 3 {
+				t.Fatalf("%d lines, want margin, slack and poslearn", len(fig.series))
+			}
+			for _, s := range fig.series {
+				mean, _ := naiveMeanStd(segmentErrors[s.trainer])
+				if got := s.data.XYs[0].Y; math.Abs(got-mean) > 1e-9 {
+					t.Errorf("%s: plotted %v, want mean segment error %v", s.trainer, got, mean)
+				}
+			}
+		})
+	}
+}
