@@ -366,3 +366,34 @@ func TestFigureSegmentError(t *testing.T) {
 		})
 	}
 }
+
+// A segment error figure without a task is drawn for the tasks that have
+// a segment error, keeping its name when that is one task.
+func TestExpandSegmentErrorFigure(t *testing.T) {
+	f := FigureSpec{Name: "seg", Dataset: "cora", X: XTrainFraction, Y: YSegmentError}
+	for _, tc := range []struct {
+		name string
+		runs []Run
+		want []string // name/task
+	}{
+		{"segment runs", segmentRuns(), []string{"seg/segmentation"}},
+		{"old runs", legacyRuns(), []string{"seg-segmentation/segmentation", "seg-sequence/sequence"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			figs, err := ExpandFigures(tc.runs, []FigureSpec{f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, g := range figs {
+				got = append(got, g.Name+"/"+g.Task)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("figures %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if _, err := buildFigure(segmentRuns(), f, nil); err != nil {
+		t.Errorf("figure without task: %v", err)
+	}
+}
