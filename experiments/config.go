@@ -156,7 +156,7 @@ type FigureSpec struct {
 	Dataset  string `yaml:"dataset,omitempty"`  // default: the first dataset
 	Task     string `yaml:"task,omitempty"`     // default: every task, one file per task (NAME-TASK) when there are several
 	X        string `yaml:"x,omitempty"`        // train_fraction (default) | beta
-	Y        string `yaml:"y,omitempty"`        // token_error | span_f1 | train_seconds (CPU if every run has it) | cpu_seconds
+	Y        string `yaml:"y,omitempty"`        // token_error | span_f1 | segment_error | train_seconds (CPU if every run has it) | cpu_seconds
 	Baseline string `yaml:"baseline,omitempty"` // optional trainer subtracted split by split
 	Title    string `yaml:"title,omitempty"`
 }
@@ -180,6 +180,9 @@ type PaperValueSpec struct {
 	Trainer    string   `yaml:"trainer,omitempty"`
 	TokenError *float64 `yaml:"token_error,omitempty"` // percent
 	SpanF1     *float64 `yaml:"span_f1,omitempty"`     // percent
+	// SegmentError is the section 4.3.2 segment error (percent), compared
+	// with ours only (report.PaperValue.SegmentError).
+	SegmentError *float64 `yaml:"segment_error,omitempty"`
 }
 
 // Display returns the name the entry goes by in results: its label, or
@@ -813,13 +816,13 @@ func (c *Config) validatePaper() error {
 				return c.fail(path, "%s %q is not among the config's %ss%s", n.key, name, n.key, suggest(name, n.known))
 			}
 		}
-		if v.TokenError == nil && v.SpanF1 == nil {
-			return c.fail(at{"paper", "values", i}, "give token_error, span_f1 or both")
+		if v.TokenError == nil && v.SpanF1 == nil && v.SegmentError == nil {
+			return c.fail(at{"paper", "values", i}, "give token_error, segment_error, span_f1 or several")
 		}
 		for _, m := range []struct {
 			key string
 			x   *float64
-		}{{"token_error", v.TokenError}, {"span_f1", v.SpanF1}} {
+		}{{"token_error", v.TokenError}, {"segment_error", v.SegmentError}, {"span_f1", v.SpanF1}} {
 			if m.x != nil && !(*m.x >= 0 && *m.x <= 100) {
 				return c.fail(at{"paper", "values", i, m.key}, "must be a percentage in [0, 100], got %v", *m.x)
 			}
@@ -867,7 +870,7 @@ func (p *PaperSpec) reportReference() *report.PaperReference {
 	for _, v := range p.Values {
 		ref.Values = append(ref.Values, report.PaperValue{
 			Dataset: v.Dataset, Task: v.Task, Trainer: v.Trainer,
-			TokenError: clone(v.TokenError), SpanF1: clone(v.SpanF1),
+			TokenError: clone(v.TokenError), SpanF1: clone(v.SpanF1), SegmentError: clone(v.SegmentError),
 		})
 	}
 	return ref

@@ -101,10 +101,11 @@ func TestParseConfigErrors(t *testing.T) {
 		{"paper unknown task", "compare:", paperBlock("{dataset: synthetic, task: sequense, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].task", `did you mean "sequence"`}},
 		{"paper task not in config", "compare:", paperBlock("{dataset: synthetic, task: segmentation, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].task", `task "segmentation" is not among the config's tasks`}},
 		{"paper value without trainer", "compare:", paperBlock("{dataset: synthetic, task: sequence, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].trainer", "required; one of the config's trainers: margin, poslearn"}},
-		{"paper value without metrics", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin}"), []string{"bad.yaml:17:", "paper.values", "token_error, span_f1 or both"}},
+		{"paper value without metrics", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin}"), []string{"bad.yaml:17:", "paper.values", "token_error, segment_error, span_f1 or several"}},
 		{"paper value negative", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: -1}"), []string{"bad.yaml:17:", "paper.values[0].token_error", "[0, 100], got -1"}},
 		{"paper value above 100", "compare:", paperBlock("dataset: synthetic\n      task: sequence\n      trainer: margin\n      token_error: 12\n      span_f1: 100.5"), []string{"bad.yaml:21:", "paper.values[0].span_f1", "[0, 100], got 100.5"}},
 		{"paper value NaN", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, span_f1: .nan}"), []string{"bad.yaml:17:", "paper.values[0].span_f1", "got NaN"}},
+		{"paper segment error above 100", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, segment_error: 101}"), []string{"bad.yaml:17:", "paper.values[0].segment_error", "[0, 100], got 101"}},
 		{"paper value twice", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: 1}\n    - {dataset: synthetic, task: sequence, trainer: poslearn, token_error: 1}\n    - {dataset: synthetic, task: sequence, trainer: margin, span_f1: 2}"), []string{"bad.yaml:19:", "paper.values", "synthetic/sequence margin listed twice (first at line 17)"}},
 	}
 	for _, tt := range tests {
@@ -151,7 +152,7 @@ paper:
   note: "token error = 100 - 100*accuracy"
   values:
     - {dataset: synthetic, task: sequence, trainer: margin, token_error: 12.3, span_f1: 74.9}
-    - {dataset: synthetic, task: segmentation, trainer: margin, span_f1: 0}
+    - {dataset: synthetic, task: segmentation, trainer: margin, span_f1: 0, segment_error: 17.7}
     - {dataset: synthetic, task: sequence, trainer: "beta=10", token_error: 100}
 `
 	cfg, err := ParseConfig([]byte(cfgText), "paper.yaml")
@@ -164,7 +165,7 @@ paper:
 		Note:   "token error = 100 - 100*accuracy",
 		Values: []report.PaperValue{
 			{Dataset: "synthetic", Task: "sequence", Trainer: "margin", TokenError: f(12.3), SpanF1: f(74.9)},
-			{Dataset: "synthetic", Task: "segmentation", Trainer: "margin", SpanF1: f(0)},
+			{Dataset: "synthetic", Task: "segmentation", Trainer: "margin", SpanF1: f(0), SegmentError: f(17.7)},
 			{Dataset: "synthetic", Task: "sequence", Trainer: "beta=10", TokenError: f(100)},
 		},
 	}

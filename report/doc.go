@@ -11,9 +11,15 @@
 //     train fraction]), columns are trainers, and each cell is the mean ±
 //     standard deviation over splits of token error and span F1, e.g.
 //     "12.3±0.8/74.9±1.2" (token error only for tasks without spans, such
-//     as parsing). The best cell of each row is marked, and every
-//     rendering carries a legend that says what the cells are, their unit,
-//     over how many splits, and what the marks mean. A cell in which some
+//     as parsing). In a segmentation row whose runs all carry the error
+//     the paper's Table 1 reports for segmentation, the segment loss of its
+//     section 4.3.2 ([Run.SegmentError], [Row.Segment]), that error takes
+//     token error's place and decides the best cell, and the token error
+//     follows on a line of its own; an "error" column then names each
+//     line's error. Runs without it render exactly as they always did.
+//     The best cell of each row is marked, and every rendering carries a
+//     legend that says what the cells are, their unit, over how many
+//     splits, and what the marks mean. A cell in which some
 //     split chose a hyperparameter at the lowest or highest value of its
 //     grid is marked "†" and explained under the table ([GridEdges],
 //     [EdgeNote]), since the best value may then lie outside the grid.
@@ -28,8 +34,8 @@
 //     LaTeX with booktabs ([Table.WriteLaTeX]).
 //   - Learning-curve figures in the style of Figures 1 and 2 of the paper
 //     ([Figure], [SaveFigure]): one line per trainer of token error, span
-//     F1 or training time against training size, with ±1 standard
-//     deviation error bars over splits (the legend says so), written as
+//     F1, segment error or training time against training size, with ±1
+//     standard deviation error bars over splits (the legend says so), written as
 //     PNG, SVG and PDF. Lines are dodged sideways by a small step so that
 //     their bars do not overlap; time axes start at zero. A figure that
 //     names no task is drawn for every task ([ExpandFigures]): as NAME
@@ -37,9 +43,10 @@
 //     several.
 //   - [ComparePaper], which sets the numbers a paper reports
 //     ([PaperReference]) beside ours from the same [Table], with the
-//     difference ours − paper, so that a report shows at a glance what
-//     reproduces ([PaperTable.WriteText], [PaperTable.WriteMarkdown],
-//     [PaperTable.WriteCSV]).
+//     difference ours − paper, taken only between the same quantities
+//     (token error, segment error, span F1), so that a report shows at a
+//     glance what reproduces ([PaperTable.WriteText],
+//     [PaperTable.WriteMarkdown], [PaperTable.WriteCSV]).
 //   - [WriteAll], which writes all of the above and an index.html summary
 //     into a results directory, as described by a [Spec] stored there as
 //     report.json; [ReportDir] re-renders a directory from its runs.jsonl

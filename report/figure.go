@@ -59,11 +59,13 @@ func Figure(runs []Run, f FigureSpec, trainers []string) (*plot.Plot, error) {
 // files do not change; with several, each is named NAME-TASK, and a title
 // the spec gives gets " (TASK)" appended. Figures that name a task, and
 // figures of a dataset without runs (which [Figure] reports), are kept as
-// they are. Two resulting figures with one name are an error.
+// they are. Two resulting figures with one name are an error. A figure of
+// YSegmentError is drawn only for the tasks whose runs have a segment
+// error (segmentation), unless no task has one, when [Figure] says so.
 func ExpandFigures(runs []Run, figs []FigureSpec) ([]FigureSpec, error) {
 	var out []FigureSpec
 	for _, f := range figs {
-		tasks := datasetTasks(runs, f.Dataset)
+		tasks := figureTasks(runs, f)
 		if f.Task != "" || len(tasks) == 0 {
 			out = append(out, f)
 			continue
@@ -88,6 +90,25 @@ func ExpandFigures(runs []Run, figs []FigureSpec) ([]FigureSpec, error) {
 		}
 	}
 	return out, nil
+}
+
+// figureTasks lists the tasks f can be drawn for: those with runs on its
+// dataset, and for YSegmentError those among them with a segment error
+// if there are any.
+func figureTasks(runs []Run, f FigureSpec) []string {
+	tasks := datasetTasks(runs, f.Dataset)
+	if f.Y != YSegmentError {
+		return tasks
+	}
+	seg := slices.DeleteFunc(slices.Clone(tasks), func(task string) bool {
+		return !slices.ContainsFunc(runs, func(r Run) bool {
+			return r.Dataset == f.Dataset && r.Task == task && r.SegmentError > 0
+		})
+	})
+	if len(seg) == 0 {
+		return tasks
+	}
+	return seg
 }
 
 // datasetTasks lists the tasks with runs on dataset, in lexical order.
@@ -135,7 +156,7 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 		return nil, err
 	}
 	if f.Task == "" {
-		tasks := datasetTasks(runs, f.Dataset)
+		tasks := figureTasks(runs, f)
 		if len(tasks) != 1 {
 			return nil, fmt.Errorf("report: figure %q names no task, and %s has runs of %d tasks %q; set one or use ExpandFigures",
 				f.Name, f.Dataset, len(tasks), tasks)

@@ -232,19 +232,17 @@ func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable
 // resultsHTML is the results table with the best cells marked.
 func resultsHTML(t *Table) htmlTable {
 	var h htmlTable
-	for _, s := range t.keyHeader() {
+	nKey := len(t.resultKeyHeader())
+	for _, s := range t.resultKeyHeader() {
 		h.Head = append(h.Head, htmlCell{Text: s})
 	}
 	for _, tr := range t.Trainers {
 		h.Head = append(h.Head, htmlCell{Text: tr, Num: true})
 	}
-	for _, row := range t.Rows {
+	for _, l := range t.resultLines() {
 		var line []htmlCell
-		for _, s := range t.keyCells(row.RowKey) {
-			line = append(line, htmlCell{Text: s})
-		}
-		for _, c := range row.Cells {
-			line = append(line, htmlCell{Text: c.Text, Num: true, Best: c.Best})
+		for i, c := range l.cells {
+			line = append(line, htmlCell{Text: c.text, Num: i >= nKey, Best: c.best})
 		}
 		h.Rows = append(h.Rows, line)
 	}
@@ -262,7 +260,7 @@ func costHTML(t *Table) htmlTable {
 // trainer's are numbers.
 func paperHTML(p *PaperTable) *htmlPaper {
 	head, body := p.grid(identity)
-	return &htmlPaper{Source: p.Source, Note: p.Note, Legend: paperLegend, Table: gridHTML(head, body, len(p.keyHeader()))}
+	return &htmlPaper{Source: p.Source, Note: p.Note, Legend: p.legend(), Table: gridHTML(head, body, len(p.keyHeader()))}
 }
 
 // gridHTML turns a string grid into an HTML table whose columns from

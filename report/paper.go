@@ -28,13 +28,19 @@ type PaperReference struct {
 
 // PaperValue is one published result: the metrics a paper reports for one
 // trainer on one dataset and task. A nil metric is one the paper does not
-// report, which is not the same as a reported 0.
+// report, which is not the same as a reported 0. Each is compared with
+// ours of the same quantity only: a paper's segment error with our
+// segment error ([Run.SegmentError]), never with our token error.
 type PaperValue struct {
 	Dataset    string   `json:"dataset"`
 	Task       string   `json:"task"`
 	Trainer    string   `json:"trainer"`               // a column of the Table: a trainer name or a config's label
 	TokenError *float64 `json:"token_error,omitempty"` // percent
 	SpanF1     *float64 `json:"span_f1,omitempty"`     // percent
+	// SegmentError is Sarawagi & Gupta's section 4.3.2 segmentation error,
+	// percent, which their Table 1 reports as the segmentation task's
+	// "test error".
+	SegmentError *float64 `json:"segment_error,omitempty"`
 }
 
 // Validate checks that p names its source and that every value names a
@@ -53,13 +59,13 @@ func (p PaperReference) Validate() error {
 		if v.Dataset == "" || v.Task == "" || v.Trainer == "" {
 			return fmt.Errorf("report: paper: value %d: dataset, task and trainer must be set", i)
 		}
-		if v.TokenError == nil && v.SpanF1 == nil {
-			return fmt.Errorf("report: paper: %s: no token_error or span_f1", v.name())
+		if v.TokenError == nil && v.SpanF1 == nil && v.SegmentError == nil {
+			return fmt.Errorf("report: paper: %s: no token_error, segment_error or span_f1", v.name())
 		}
 		for _, m := range []struct {
 			name string
 			x    *float64
-		}{{"token_error", v.TokenError}, {"span_f1", v.SpanF1}} {
+		}{{"token_error", v.TokenError}, {"segment_error", v.SegmentError}, {"span_f1", v.SpanF1}} {
 			if m.x != nil && !(*m.x >= 0 && *m.x <= 100) {
 				return fmt.Errorf("report: paper: %s: %s %v is not a percentage in [0, 100]", v.name(), m.name, *m.x)
 			}
@@ -80,8 +86,11 @@ func (v PaperValue) name() string {
 
 // metric returns the paper's value of m, or nil.
 func (v PaperValue) metric(m Metric) *float64 {
-	if m == SpanF1 {
+	switch m {
+	case SpanF1:
 		return v.SpanF1
+	case SegmentError:
+		return v.SegmentError
 	}
 	return v.TokenError
 }
@@ -95,6 +104,7 @@ type PaperRow struct {
 	// since the config, not the paper, decides the training sizes.
 	TrainFraction float64
 	TokenOnly     bool // our row has no span F1 (see [Options.TokenOnlyTasks])
+	Segment       bool // our row has segment errors (see [Row.Segment])
 	// Ours is our cell of the [Table], with the same means and standard
 	// deviations over splits as the main table; Ours.N is 0 when we have
 	// no runs for this dataset, task and trainer.
@@ -102,7 +112,8 @@ type PaperRow struct {
 }
 
 // oursStat returns our mean and standard deviation of m, and false when
-// we have no runs or, for span F1, the row has no spans.
+// we have no runs, or, for span F1, the row has no spans, or, for the
+// segment error, our runs do not have it.
 func (r PaperRow) oursStat(m Metric) (Stat, bool) {
 	switch {
 	case r.Ours.N == 0:
@@ -111,6 +122,10 @@ func (r PaperRow) oursStat(m Metric) (Stat, bool) {
 		return Stat{}, false
 	case m == SpanF1:
 		return r.Ours.SpanF1, true
+	case m == SegmentError && !r.Segment:
+		return Stat{}, false
+	case m == SegmentError:
+		return r.Ours.SegmentError, true
 	}
 	return r.Ours.TokenError, true
 }
@@ -132,7 +147,10 @@ func (r PaperRow) Diff(m Metric) (float64, bool) {
 type PaperTable struct {
 	Source, Note string
 	ShowFraction bool // our runs have several train fractions
-	Rows         []PaperRow
+	// Segment is set when some paper value reports a segment error: the
+	// renderings then have segment error columns.
+	Segment bool
+	Rows    []PaperRow
 }
 
 // ComparePaper sets each of ref's values beside the cell of t for the same
@@ -145,6 +163,7 @@ type PaperTable struct {
 func ComparePaper(t *Table, ref PaperReference) *PaperTable {
 	pt := &PaperTable{Source: ref.Source, Note: ref.Note, ShowFraction: t.ShowFraction}
 	for _, v := range ref.Values {
+		pt.Segment = pt.Segment || v.SegmentError != nil
 		col := slices.Index(t.Trainers, v.Trainer)
 		missing := PaperRow{Paper: v, Ours: Cell{Trainer: v.Trainer, Text: "-"}}
 		found := false
@@ -157,7 +176,7 @@ func ComparePaper(t *Table, ref PaperReference) *PaperTable {
 				continue
 			}
 			pt.Rows = append(pt.Rows, PaperRow{
-				Paper: v, TrainFraction: row.TrainFraction, TokenOnly: row.TokenOnly, Ours: row.Cells[col],
+				Paper: v, TrainFraction: row.TrainFraction, TokenOnly: row.TokenOnly, Segment: row.Segment, Ours: row.Cells[col],
 			})
 			found = true
 		}
@@ -173,6 +192,28 @@ const paperTitle = "Against the paper:"
 const paperLegend = "error: token error (%); F1: span F1 (%); ours: mean±std over n splits; " +
 	"diff: ours - paper in percentage points; -: not reported by the paper, or no runs of ours."
 
+// paperSegmentLegend is paperLegend for a comparison with segment error
+// columns.
+const paperSegmentLegend = "error: token error (%); seg-err: segment error (%), section 4.3.2 of Sarawagi & Gupta; " +
+	"F1: span F1 (%); ours: mean±std over n splits; diff: ours - paper in percentage points, each quantity against the same quantity; " +
+	"-: not reported by the paper, or no runs of ours (or, for seg-err, runs without a segment error)."
+
+// legend explains the columns of p.
+func (p *PaperTable) legend() string {
+	if p.Segment {
+		return paperSegmentLegend
+	}
+	return paperLegend
+}
+
+// metrics are the quantities p has columns for, in column order.
+func (p *PaperTable) metrics() []Metric {
+	if p.Segment {
+		return []Metric{TokenError, SegmentError, SpanF1}
+	}
+	return []Metric{TokenError, SpanF1}
+}
+
 // keyHeader is the header of the columns that identify a row.
 func (p *PaperTable) keyHeader() []string {
 	if p.ShowFraction {
@@ -184,7 +225,11 @@ func (p *PaperTable) keyHeader() []string {
 // grid is the comparison as strings, esc applied to every cell; the first
 // len(p.keyHeader()) columns identify the row.
 func (p *PaperTable) grid(esc func(string) string) (head []string, body [][]string) {
-	head = append(p.keyHeader(), "n", "error (ours)", "error (paper)", "error diff", "F1 (ours)", "F1 (paper)", "F1 diff")
+	head = append(p.keyHeader(), "n", "error (ours)", "error (paper)", "error diff")
+	if p.Segment {
+		head = append(head, "seg-err (ours)", "seg-err (paper)", "seg-err diff")
+	}
+	head = append(head, "F1 (ours)", "F1 (paper)", "F1 diff")
 	for i := range head {
 		head[i] = esc(head[i])
 	}
@@ -198,7 +243,7 @@ func (p *PaperTable) grid(esc func(string) string) (head []string, body [][]stri
 			line = append(line, frac)
 		}
 		line = append(line, r.Paper.Trainer, strconv.Itoa(r.Ours.N))
-		for _, m := range []Metric{TokenError, SpanF1} {
+		for _, m := range p.metrics() {
 			line = append(line, r.metricTexts(m)...)
 		}
 		for i := range line {
@@ -265,7 +310,7 @@ func (p *PaperTable) WriteText(w io.Writer) error {
 	if err := writeTW(ew, asciiRenderer(), head, body, alignments(len(p.keyHeader()), len(head))); err != nil {
 		return err
 	}
-	ew.printf("%s\n", paperLegend)
+	ew.printf("%s\n", p.legend())
 	return ew.err
 }
 
@@ -282,28 +327,33 @@ func (p *PaperTable) WriteMarkdown(w io.Writer) error {
 	if err := writeTW(ew, renderer.NewMarkdown(), head, body, alignments(len(p.keyHeader()), len(head))); err != nil {
 		return err
 	}
-	ew.printf("\n%s\n", paperLegend)
+	ew.printf("\n%s\n", p.legend())
 	return ew.err
 }
 
-// paperCSVHeader is the header row written by [PaperTable.WriteCSV].
-func paperCSVHeader() []string {
-	return []string{
+// paperCSVHeader is the header row written by [PaperTable.WriteCSV],
+// with segment error columns if segment.
+func paperCSVHeader(segment bool) []string {
+	h := []string{
 		"dataset", "task", "train_fraction", "trainer", "n",
 		"token_error_mean", "token_error_std", "token_error_paper", "token_error_diff",
-		"span_f1_mean", "span_f1_std", "span_f1_paper", "span_f1_diff",
 	}
+	if segment {
+		h = append(h, "segment_error_mean", "segment_error_std", "segment_error_paper", "segment_error_diff")
+	}
+	return append(h, "span_f1_mean", "span_f1_std", "span_f1_paper", "span_f1_diff")
 }
 
 // WriteCSV writes one record per row with the raw numbers at full
 // precision: dataset, task, train_fraction, trainer, n, then for token
-// error and for span F1 our mean and standard deviation, the paper's value
-// and ours minus the paper's. Fields are empty where the text shows "-": a
+// error, segment error (only when some paper value reports one,
+// [PaperTable.Segment]) and span F1 our mean and standard deviation, the
+// paper's value and ours minus the paper's. Fields are empty where the text shows "-": a
 // metric the paper does not report, and ours (with train_fraction) when we
 // have no runs.
 func (p *PaperTable) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(paperCSVHeader()); err != nil {
+	if err := cw.Write(paperCSVHeader(p.Segment)); err != nil {
 		return fmt.Errorf("report: writing CSV: %w", err)
 	}
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -313,7 +363,7 @@ func (p *PaperTable) WriteCSV(w io.Writer) error {
 			frac = num(r.TrainFraction)
 		}
 		rec := []string{r.Paper.Dataset, r.Paper.Task, frac, r.Paper.Trainer, strconv.Itoa(r.Ours.N)}
-		for _, m := range []Metric{TokenError, SpanF1} {
+		for _, m := range p.metrics() {
 			fields := []string{"", "", "", ""}
 			if v := r.Paper.metric(m); v != nil {
 				fields[2] = num(*v)

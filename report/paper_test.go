@@ -229,7 +229,7 @@ func TestPaperWriteCSV(t *testing.T) {
 	if err != nil {
 		t.Fatalf("output is not valid CSV: %v", err)
 	}
-	if !slices.Equal(recs[0], paperCSVHeader()) {
+	if !slices.Equal(recs[0], paperCSVHeader(false)) {
 		t.Errorf("header = %q", recs[0])
 	}
 	if len(recs) != len(pt.Rows)+1 {

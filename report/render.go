@@ -37,20 +37,76 @@ func (t *Table) keyCells(rk RowKey) []string {
 	return []string{rk.Task, rk.Dataset}
 }
 
+// Names of the rows' errors in the results table's error column, which
+// it has when some row is a Segment row.
+const (
+	errorHeader = "error"
+	segmentLine = "segment"
+	tokenLine   = "token"
+)
+
+// resultKeyHeader is the header of the results table's identifying
+// columns: keyHeader, and the error column when t.Segment.
+func (t *Table) resultKeyHeader() []string {
+	if t.Segment {
+		return append(t.keyHeader(), errorHeader)
+	}
+	return t.keyHeader()
+}
+
+// resultLine is one line of the results table.
+type resultLine struct {
+	task  string
+	cells []resultCell // identifying cells, then one per trainer
+}
+
+type resultCell struct {
+	text string
+	best bool
+}
+
+// resultLines are the lines of the results table: one per row, and under
+// a Segment row a second line with its token errors.
+func (t *Table) resultLines() []resultLine {
+	var out []resultLine
+	for _, row := range t.Rows {
+		line := func(measure string, text func(Cell) (string, bool)) resultLine {
+			l := resultLine{task: row.Task}
+			for _, s := range t.keyCells(row.RowKey) {
+				l.cells = append(l.cells, resultCell{text: s})
+			}
+			if t.Segment {
+				l.cells = append(l.cells, resultCell{text: measure})
+			}
+			for _, c := range row.Cells {
+				s, best := text(c)
+				l.cells = append(l.cells, resultCell{s, best})
+			}
+			return l
+		}
+		measure := tokenLine
+		if row.Segment {
+			measure = segmentLine
+		}
+		out = append(out, line(measure, func(c Cell) (string, bool) { return c.Text, c.Best }))
+		if row.Segment {
+			out = append(out, line(tokenLine, func(c Cell) (string, bool) { return c.TokenText, c.TokenBest }))
+		}
+	}
+	return out
+}
+
 // mainGrid is the results table as strings: esc is applied to every cell,
 // then mark to the best cells.
 func (t *Table) mainGrid(esc, mark func(string) string) (head []string, body [][]string) {
-	for _, s := range append(t.keyHeader(), t.Trainers...) {
+	for _, s := range append(t.resultKeyHeader(), t.Trainers...) {
 		head = append(head, esc(s))
 	}
-	for _, row := range t.Rows {
+	for _, l := range t.resultLines() {
 		var line []string
-		for _, s := range t.keyCells(row.RowKey) {
-			line = append(line, esc(s))
-		}
-		for _, c := range row.Cells {
-			s := esc(c.Text)
-			if c.Best {
+		for _, c := range l.cells {
+			s := esc(c.text)
+			if c.best {
 				s = mark(s)
 			}
 			line = append(line, s)
@@ -116,7 +172,10 @@ func (t *Table) cellLegend(best string) []string {
 		lo, hi = min(lo, n), max(hi, n)
 	}
 	what := "token error (%) / span F1 (%)"
-	if !spans {
+	switch {
+	case t.Segment:
+		what = "error (%) / span F1 (%)"
+	case !spans:
 		what = "token error (%)"
 	}
 	var over string
@@ -129,6 +188,11 @@ func (t *Table) cellLegend(best string) []string {
 		over = fmt.Sprintf("mean ± std over the row's splits (%d–%d)", lo, hi)
 	}
 	lines := []string{fmt.Sprintf("Cells: %s, %s.", what, over)}
+	if t.Segment {
+		lines = append(lines, "Error: token error, or in segment rows Sarawagi & Gupta's section 4.3.2 segment error "+
+			"(the segment loss summed over the test set, over the number of true plus predicted segments); "+
+			"each segment row is followed by a token row: token error (%) of the labels its segments induce.")
+	}
 	if spans && len(tokenOnly) > 0 {
 		lines = append(lines, fmt.Sprintf("Rows of %s: token error (%%) only; they have no spans.", strings.Join(tokenOnly, ", ")))
 	}
@@ -139,8 +203,14 @@ func (t *Table) cellLegend(best string) []string {
 	if t.Metric == SpanF1 {
 		better = "highest"
 	}
-	lines = append(lines, fmt.Sprintf("%s: best (%s) mean %s in the row.", best, better, metricName(t.Metric)))
-	return lines
+	if !t.Segment {
+		return append(lines, fmt.Sprintf("%s: best (%s) mean %s in the row.", best, better, metricName(t.Metric)))
+	}
+	what = "error"
+	if t.Metric == SpanF1 {
+		what = "span F1"
+	}
+	return append(lines, fmt.Sprintf("%s: best (%s) mean %s in the row; in a token row, lowest mean token error.", best, better, what))
 }
 
 // edgeTitle heads the list of grid-edge notes under a table.
@@ -179,6 +249,9 @@ func (t *Table) testLines() []string {
 		if pt.Err != nil {
 			out = append(out, prefix+"not tested: "+pt.Err.Error())
 			continue
+		}
+		if pt.Segment {
+			out = append(out, prefix+formatTest("segment error", pt.SegmentError))
 		}
 		out = append(out, prefix+formatTest("token error", pt.TokenError))
 		if !pt.TokenOnly {
@@ -280,7 +353,7 @@ func (t *Table) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	nKey := len(t.keyHeader())
 	head, body := t.mainGrid(identity, func(s string) string { return s + "*" })
-	if err := writeTW(ew, asciiRenderer(), head, body, alignments(nKey, len(head))); err != nil {
+	if err := writeTW(ew, asciiRenderer(), head, body, alignments(len(t.resultKeyHeader()), len(head))); err != nil {
 		return err
 	}
 	for _, l := range t.cellLegend("*") {
@@ -317,7 +390,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 	esc := strings.NewReplacer(`\`, `\\`, "|", `\|`).Replace
 	nKey := len(t.keyHeader())
 	head, body := t.mainGrid(esc, func(s string) string { return "**" + s + "**" })
-	if err := writeTW(ew, renderer.NewMarkdown(), head, body, alignments(nKey, len(head))); err != nil {
+	if err := writeTW(ew, renderer.NewMarkdown(), head, body, alignments(len(t.resultKeyHeader()), len(head))); err != nil {
 		return err
 	}
 	ew.printf("\n%s\n", esc(strings.Join(t.cellLegend("Bold"), " ")))
@@ -364,14 +437,17 @@ func metricName(m Metric) string {
 	return "token error"
 }
 
-// csvHeader is the header row written by [Table.WriteCSV], with a
-// cpu_seconds column if cpu.
-func csvHeader(cpu bool) []string {
+// csvHeader is the header row written by [Table.WriteCSV], with
+// segment_error columns if segment and a cpu_seconds column if cpu.
+func csvHeader(segment, cpu bool) []string {
 	h := []string{
 		"dataset", "task", "train_fraction", "trainer", "n",
 		"token_error_mean", "token_error_std", "span_f1_mean", "span_f1_std",
-		"train_seconds",
 	}
+	if segment {
+		h = append(h, "segment_error_mean", "segment_error_std")
+	}
+	h = append(h, "train_seconds")
 	if cpu {
 		h = append(h, "cpu_seconds")
 	}
@@ -381,14 +457,16 @@ func csvHeader(cpu bool) []string {
 // WriteCSV writes one CSV record per (row, trainer), with the raw numbers
 // at full precision: dataset, task, train_fraction, trainer, n,
 // token_error_mean, token_error_std, span_f1_mean, span_f1_std,
-// train_seconds (wall-clock), cpu_seconds (only when every run has a CPU
-// time, [Table.CPUTime]), iterations, constraints (means over splits) and
-// best ("true" or "false"). A trainer with no runs in a row has n = 0 and
-// empty numeric fields; rows of token-only tasks have empty span F1
-// fields.
+// segment_error_mean and segment_error_std (only when some row is a
+// Segment row, [Table.Segment]; empty in other rows), train_seconds
+// (wall-clock), cpu_seconds (only when every run has a CPU time,
+// [Table.CPUTime]), iterations, constraints (means over splits) and best
+// ("true" or "false"; by the segment error in a Segment row). A trainer
+// with no runs in a row has n = 0 and empty numeric fields; rows of
+// token-only tasks have empty span F1 fields.
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	header := csvHeader(t.CPUTime)
+	header := csvHeader(t.Segment, t.CPUTime)
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("report: writing CSV: %w", err)
 	}
@@ -421,6 +499,12 @@ func (t *Table) csvNumbers(row Row, c Cell) []string {
 	if !row.TokenOnly {
 		out[2], out[3] = num(c.SpanF1.Mean), num(c.SpanF1.Std)
 	}
+	switch {
+	case row.Segment:
+		out = append(out, num(c.SegmentError.Mean), num(c.SegmentError.Std))
+	case t.Segment:
+		out = append(out, "", "")
+	}
 	out = append(out, num(c.TrainSeconds))
 	if t.CPUTime {
 		out = append(out, num(c.CPUSeconds))
@@ -443,12 +527,13 @@ func newLaTeXEscaper() func(string) string {
 // \midrule between tasks. The paired t-tests follow as % comments.
 func (t *Table) WriteLaTeX(w io.Writer) error {
 	ew := &errWriter{w: w}
-	nKey := len(t.keyHeader())
+	nKey := len(t.resultKeyHeader())
 	head, body := t.mainGrid(newLaTeXEscaper(), func(s string) string { return `\textbf{` + s + `}` })
 	ew.printf("\\begin{tabular}{%s%s}\n\\toprule\n", strings.Repeat("l", nKey), strings.Repeat("r", len(head)-nKey))
 	ew.printf("%s \\\\\n\\midrule\n", strings.Join(head, " & "))
+	lines := t.resultLines()
 	for i, line := range body {
-		if i > 0 && t.Rows[i].Task != t.Rows[i-1].Task {
+		if i > 0 && lines[i].task != lines[i-1].task {
 			ew.printf("\\midrule\n")
 		}
 		ew.printf("%s \\\\\n", strings.Join(line, " & "))

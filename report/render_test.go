@@ -138,7 +138,7 @@ func TestWriteCSVRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("output is not valid CSV: %v", err)
 	}
-	if !reflect.DeepEqual(recs[0], csvHeader(false)) {
+	if !reflect.DeepEqual(recs[0], csvHeader(false, false)) {
 		t.Errorf("header = %q", recs[0])
 	}
 	col := make(map[string]int)

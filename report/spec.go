@@ -19,6 +19,9 @@ const (
 	XBeta       = "beta"
 	YTokenError = "token_error" // token error, percent
 	YSpanF1     = "span_f1"     // span F1, percent
+	// YSegmentError is Sarawagi & Gupta's section 4.3.2 segment error,
+	// percent (Run.SegmentError); every run of the figure must have it.
+	YSegmentError = "segment_error"
 	// YTrainSeconds is the training time in seconds: CPU time when every
 	// run of the figure has it (Run.CPUSeconds), wall-clock time
 	// otherwise; the axis label says which.
@@ -37,7 +40,7 @@ type FigureSpec struct {
 	// NAME-TASK when there are several and NAME when there is one.
 	Task string `json:"task,omitempty"`
 	X    string `json:"x"` // XTrainFraction or XBeta
-	Y    string `json:"y"` // YTokenError, YSpanF1, YTrainSeconds or YCPUSeconds
+	Y    string `json:"y"` // YTokenError, YSpanF1, YSegmentError, YTrainSeconds or YCPUSeconds
 	// Baseline, if set, names a trainer whose runs are subtracted split by
 	// split: each point is the mean and standard deviation over splits of
 	// Y(trainer) − Y(baseline), so a pairing removes the split-to-split
@@ -60,8 +63,8 @@ func (f FigureSpec) Validate() error {
 		return fmt.Errorf("report: figure %q: unknown x %q (want %q or %q)", f.Name, f.X, XTrainFraction, XBeta)
 	}
 	if _, ok := yQuantity(f.Y); !ok {
-		return fmt.Errorf("report: figure %q: unknown y %q (want %q, %q, %q or %q)",
-			f.Name, f.Y, YTokenError, YSpanF1, YTrainSeconds, YCPUSeconds)
+		return fmt.Errorf("report: figure %q: unknown y %q (want %q, %q, %q, %q or %q)",
+			f.Name, f.Y, YTokenError, YSpanF1, YSegmentError, YTrainSeconds, YCPUSeconds)
 	}
 	return nil
 }
@@ -142,6 +145,8 @@ func yQuantity(y string) (quantity, bool) {
 		return quantity{"token error", "token error (%)", "token error", false, func(r *Run) float64 { return r.TokenError }}, true
 	case YSpanF1:
 		return quantity{"span F1", "span F1 (%)", "span F1", false, func(r *Run) float64 { return r.SpanF1 }}, true
+	case YSegmentError:
+		return quantity{"segment error", "segment error (%)", "segment error", false, func(r *Run) float64 { return r.SegmentError }}, true
 	case YTrainSeconds:
 		return wallTime, true
 	case YCPUSeconds:
@@ -153,9 +158,13 @@ func yQuantity(y string) (quantity, bool) {
 // figureQuantity is the Y quantity of f for the runs of its dataset and
 // task: for YTrainSeconds, CPU time if every such run has it, else
 // wall-clock time (labelled as such if some runs have CPU time); for
-// YCPUSeconds, CPU time, which every such run must have.
+// YCPUSeconds, CPU time, and for YSegmentError the segment error, which
+// every such run must have.
 func figureQuantity(runs []Run, f FigureSpec) (quantity, error) {
 	q, _ := yQuantity(f.Y)
+	if f.Y == YSegmentError {
+		return q, requireSegmentError(runs, f)
+	}
 	if !q.seconds {
 		return q, nil
 	}
@@ -181,6 +190,31 @@ func figureQuantity(runs []Run, f FigureSpec) (quantity, error) {
 		return wallTimeNamed, nil
 	}
 	return q, nil
+}
+
+// requireSegmentError reports the runs of f's dataset and task that have
+// no segment error: a sequence task has none, and runs written before
+// repro recorded it have none, and plotting them as 0 would look like a
+// perfect score.
+func requireSegmentError(runs []Run, f FigureSpec) error {
+	with, without := 0, 0
+	for i := range runs {
+		r := &runs[i]
+		if r.Dataset != f.Dataset || r.Task != f.Task {
+			continue
+		}
+		if r.SegmentError > 0 {
+			with++
+		} else {
+			without++
+		}
+	}
+	if without == 0 {
+		return nil
+	}
+	return fmt.Errorf("report: figure %q: y %q, but %d of the %d runs of %s/%s have no segment error "+
+		"(it exists for segmentation only, and older runs lack it; rerun them)",
+		f.Name, f.Y, without, with+without, f.Dataset, f.Task)
 }
 
 // Spec is everything needed to render the report of a results directory
@@ -238,11 +272,18 @@ func (s Spec) Validate() error {
 		if err := s.Paper.Validate(); err != nil {
 			return err
 		}
-		// A token-only task has no span F1 of ours to set beside the
-		// paper's, so such a value is a mistake rather than a "-".
+		// A token-only task has no span F1 or segment error of ours to set
+		// beside the paper's, so such a value is a mistake rather than a
+		// "-".
 		for _, v := range s.Paper.Values {
-			if v.SpanF1 != nil && slices.Contains(s.TokenOnlyTasks, v.Task) {
+			if !slices.Contains(s.TokenOnlyTasks, v.Task) {
+				continue
+			}
+			if v.SpanF1 != nil {
 				return fmt.Errorf("report: paper: %s: span_f1 given for task %q, which has no spans", v.name(), v.Task)
+			}
+			if v.SegmentError != nil {
+				return fmt.Errorf("report: paper: %s: segment_error given for task %q, which has no segments", v.name(), v.Task)
 			}
 		}
 	}

@@ -72,13 +72,20 @@ func TestSpecValidate(t *testing.T) {
 		{"paper value without dataset", withValue(func(v *PaperValue) { v.Dataset = "" }), "value 0: dataset, task and trainer must be set"},
 		{"paper value without task", withValue(func(v *PaperValue) { v.Task = "" }), "value 0: dataset, task and trainer must be set"},
 		{"paper value without trainer", withValue(func(v *PaperValue) { v.Trainer = "" }), "value 0: dataset, task and trainer must be set"},
-		{"paper value without metrics", withValue(func(v *PaperValue) { v.TokenError, v.SpanF1 = nil, nil }), "cora/sequence margin: no token_error or span_f1"},
+		{"paper value without metrics", withValue(func(v *PaperValue) { v.TokenError, v.SpanF1 = nil, nil }), "cora/sequence margin: no token_error, segment_error or span_f1"},
 		{"paper value zero", withValue(func(v *PaperValue) { v.TokenError = ptr(0) }), ""},
 		{"paper value hundred", withValue(func(v *PaperValue) { v.SpanF1 = ptr(100) }), ""},
 		{"paper value negative", withValue(func(v *PaperValue) { v.TokenError = ptr(-0.5) }), "token_error -0.5 is not a percentage"},
 		{"paper value above 100", withValue(func(v *PaperValue) { v.SpanF1 = ptr(100.5) }), "span_f1 100.5 is not a percentage"},
 		{"paper value NaN", withValue(func(v *PaperValue) { v.SpanF1 = ptr(math.NaN()) }), "span_f1 NaN is not a percentage"},
 		{"paper value twice", withPaper(func(p *PaperReference) { p.Values = append(p.Values, p.Values[0]) }), "cora/sequence margin listed twice"},
+		{"paper segment error only", withValue(func(v *PaperValue) { v.TokenError, v.SpanF1, v.SegmentError = nil, nil, ptr(17.7) }), ""},
+		{"paper segment error above 100", withValue(func(v *PaperValue) { v.SegmentError = ptr(101) }), "segment_error 101 is not a percentage"},
+		{"paper segment error negative", withValue(func(v *PaperValue) { v.SegmentError = ptr(-1) }), "segment_error -1 is not a percentage"},
+		{"paper segment error of a token-only task", with(func(s *Spec) {
+			s.TokenOnlyTasks = []string{"parsing"}
+			s.Paper = &PaperReference{Source: "x", Values: []PaperValue{{Dataset: "danish", Task: "parsing", Trainer: "margin", SegmentError: ptr(5)}}}
+		}), `segment_error given for task "parsing"`},
 		{"paper span F1 of a token-only task", with(func(s *Spec) {
 			s.TokenOnlyTasks = []string{"parsing"}
 			s.Paper = &PaperReference{Source: "x", Values: []PaperValue{{Dataset: "danish", Task: "parsing", Trainer: "margin", SpanF1: ptr(50)}}}
@@ -145,7 +152,7 @@ func TestReadSpecErrors(t *testing.T) {
 		{"invalid figure", `{"figures": [{"name": "f", "dataset": "cora", "task": "sequence", "x": "train_fraction", "y": "f1"}]}`, `unknown y "f1"`},
 		{"not JSON", `trainers: [margin]`, "invalid character"},
 		{"unknown paper field", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin", "accuracy": 0.9}]}}`, `unknown field "accuracy"`},
-		{"invalid paper", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin"}]}}`, "no token_error or span_f1"},
+		{"invalid paper", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin"}]}}`, "no token_error, segment_error or span_f1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), SpecFile)

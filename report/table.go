@@ -18,8 +18,16 @@ type Metric string
 
 // Metrics understood by [Summarize].
 const (
-	TokenError Metric = "token_error" // token error %; lower is better (the default)
-	SpanF1     Metric = "span_f1"     // span F1 %; higher is better
+	// TokenError is the row's error, lower is better (the default): token
+	// error, or in a row whose runs have a segment error (see
+	// [Row.Segment]) that segment error.
+	TokenError Metric = "token_error"
+	SpanF1     Metric = "span_f1" // span F1 %; higher is better
+	// SegmentError is Sarawagi & Gupta's section 4.3.2 segmentation error
+	// ([Run.SegmentError]). It names the quantity in paper values and
+	// figures; it is not an Options.Metric, since TokenError already
+	// decides segmentation rows by it.
+	SegmentError Metric = "segment_error"
 )
 
 // Comparison asks for a paired t-test of trainer A against trainer B in
@@ -37,7 +45,8 @@ type Options struct {
 	Trainers []string
 	// Comparisons are the paired t-tests to report under the table.
 	Comparisons []Comparison
-	// Metric decides the best cell of each row; "" means TokenError.
+	// Metric decides the best cell of each row: TokenError (the row's
+	// error) or SpanF1; "" means TokenError.
 	Metric Metric
 	// Tasks and Datasets give the preferred row order. Tasks and datasets
 	// not listed follow the listed ones in lexical order.
@@ -70,6 +79,7 @@ type Cell struct {
 	Splits       []int   // split indices, ascending
 	TokenError   Stat    // percent
 	SpanF1       Stat    // percent
+	SegmentError Stat    // percent; zero unless the row is a Segment row
 	TrainSeconds float64 // wall-clock, mean over splits
 	CPUSeconds   float64 // mean over splits; 0 unless Table.CPUTime
 	Iterations   float64 // mean over splits
@@ -79,11 +89,18 @@ type Cell struct {
 	// its grid; Table.Edges says which.
 	GridEdge bool
 	// Text is the rendering shared by all formats, without the best-cell
-	// mark: "12.3±0.8/74.9±1.2", "12.3/74.9" for a single split,
-	// "12.3±0.8" in a token-only row, and "-" when N is 0. A cell with
-	// fewer splits than the fullest cell of its row gets a " (n=7)"
-	// suffix, and a GridEdge cell ends with GridEdgeMark.
+	// mark: "12.3±0.8/74.9±1.2" (the row's error / span F1),
+	// "12.3/74.9" for a single split, "12.3±0.8" in a token-only row, and
+	// "-" when N is 0. A cell with fewer splits than the fullest cell of
+	// its row gets a " (n=7)" suffix, and a GridEdge cell ends with
+	// GridEdgeMark. In a Segment row the error is the segment error.
 	Text string
+	// TokenText is, in a Segment row, the token error as a token-only
+	// row would show it ("6.7±0.6", with any " (n=7)" suffix); the
+	// renderers put it on a line of its own under the row. TokenBest
+	// marks the lowest mean token error there.
+	TokenText string
+	TokenBest bool
 }
 
 // Row is one row of the table: one cell per trainer, in Table.Trainers order.
@@ -91,7 +108,12 @@ type Row struct {
 	RowKey
 	Label     string // "dataset/task", plus "/fraction" when the table has several
 	TokenOnly bool   // the task is in Options.TokenOnlyTasks
-	Cells     []Cell
+	// Segment is set when every run of the row has a segment error
+	// (Run.SegmentError > 0): the row's error is then Sarawagi & Gupta's
+	// section 4.3.2 segment error, which decides its best cell when the
+	// metric is TokenError, and token error is shown beneath it.
+	Segment bool
+	Cells   []Cell
 }
 
 // PairTest is the outcome of one [Comparison] in one row.
@@ -102,6 +124,10 @@ type PairTest struct {
 	TokenError TTest  // on token error, A - B
 	SpanF1     TTest  // on span F1, A - B; zero when TokenOnly
 	TokenOnly  bool   // the row has no span F1
+	// SegmentError is the test on the segment error, A - B, in a Segment
+	// row; zero otherwise.
+	SegmentError TTest
+	Segment      bool // the row is a Segment row
 	// Err is set when the test could not be run, e.g. because the two
 	// trainers share fewer than two splits; the TTest fields are then zero.
 	Err error
@@ -117,8 +143,11 @@ type Table struct {
 	// set when only some do: it shows wall-clock seconds, labelled so.
 	// With neither, it shows wall-clock seconds as it always did.
 	CPUTime, PartialCPUTime bool
-	Rows                    []Row
-	Tests                   []PairTest
+	// Segment is set when some row is a Segment row: the results table
+	// then names each row's error in a column of its own.
+	Segment bool
+	Rows    []Row
+	Tests   []PairTest
 	// Edges lists the hyperparameters chosen at an end of their grid
 	// ([GridEdges]), in table order; their cells are marked.
 	Edges    []EdgeNote
@@ -152,6 +181,8 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 	case "":
 		metric = TokenError
 	case TokenError, SpanF1:
+	case SegmentError:
+		return nil, fmt.Errorf("report: metric %q: segmentation rows whose runs have a segment error are decided by it under %q", SegmentError, TokenError)
 	default:
 		return nil, fmt.Errorf("report: unknown metric %q", opt.Metric)
 	}
@@ -181,7 +212,7 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 		if r.Dataset == "" || r.Task == "" || r.Trainer == "" {
 			return nil, fmt.Errorf("report: run %d (key %q): dataset, task and trainer must be set", i, r.Key)
 		}
-		for _, v := range []float64{r.TokenError, r.SpanF1, r.TrainFraction, r.TrainSeconds, r.CPUSeconds} {
+		for _, v := range []float64{r.TokenError, r.SpanF1, r.SegmentError, r.TrainFraction, r.TrainSeconds, r.CPUSeconds} {
 			if !isFinite(v) {
 				return nil, fmt.Errorf("report: run %d (key %q): non-finite value %v", i, r.Key, v)
 			}
@@ -248,8 +279,23 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 	}
 	for _, rk := range rows {
 		row := Row{RowKey: rk, Label: t.label(rk), TokenOnly: slices.Contains(opt.TokenOnlyTasks, rk.Task)}
+		with, all := 0, 0
 		for _, tr := range trainers {
-			c := aggregate(tr, groups[cellKey{rk, tr}])
+			for _, r := range groups[cellKey{rk, tr}] {
+				all++
+				if r.SegmentError > 0 {
+					with++
+				}
+			}
+		}
+		row.Segment = with == all && !row.TokenOnly
+		if with > 0 && !row.Segment {
+			t.Warnings = append(t.Warnings, fmt.Sprintf(
+				"%s: %d of %d runs have a segment error, the others were written before it was recorded; the row shows token error until all are rerun",
+				row.Label, with, all))
+		}
+		for _, tr := range trainers {
+			c := aggregate(tr, groups[cellKey{rk, tr}], row.Segment)
 			if !t.CPUTime {
 				c.CPUSeconds = 0
 			}
@@ -260,13 +306,28 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 		if row.TokenOnly {
 			rowMetric = TokenError
 		}
-		markBest(row.Cells, rowMetric)
+		if row.Segment && rowMetric == TokenError {
+			rowMetric = SegmentError
+		}
+		markBest(row.Cells, rowMetric, func(c *Cell) { c.Best = true })
 		maxN := 0
 		for _, c := range row.Cells {
 			maxN = max(maxN, c.N)
 		}
 		for i := range row.Cells {
-			row.Cells[i].Text = cellText(row.Cells[i], row.TokenOnly, maxN, decimals)
+			row.Cells[i].Text = cellText(row.Cells[i], row.TokenOnly, row.Segment, maxN, decimals)
+		}
+		if row.Segment {
+			t.Segment = true
+			markBest(row.Cells, TokenError, func(c *Cell) { c.TokenBest = true })
+			for i := range row.Cells {
+				if c := row.Cells[i]; c.N > 0 {
+					c.GridEdge = false // marked on the row's first line
+					row.Cells[i].TokenText = cellText(c, true, false, maxN, decimals)
+				} else {
+					row.Cells[i].TokenText = "-"
+				}
+			}
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -304,17 +365,18 @@ func (t *Table) label(rk RowKey) string {
 	return s
 }
 
-// aggregate summarizes one trainer's runs in one row; runs are sorted by
-// split.
-func aggregate(trainer string, runs []*Run) Cell {
+// aggregate summarizes one trainer's runs in one row, their segment
+// errors too if segment; runs are sorted by split.
+func aggregate(trainer string, runs []*Run, segment bool) Cell {
 	c := Cell{Trainer: trainer, N: len(runs)}
 	if len(runs) == 0 {
 		return c
 	}
-	var tok, f1, secs, cpu, iters, cons []float64
+	var tok, f1, seg, secs, cpu, iters, cons []float64
 	for _, r := range runs {
 		c.Splits = append(c.Splits, r.Split)
 		tok = append(tok, r.TokenError)
+		seg = append(seg, r.SegmentError)
 		f1 = append(f1, r.SpanF1)
 		secs = append(secs, r.TrainSeconds)
 		cpu = append(cpu, r.CPUSeconds)
@@ -323,6 +385,9 @@ func aggregate(trainer string, runs []*Run) Cell {
 	}
 	c.TokenError.Mean, c.TokenError.Std = MeanStd(tok)
 	c.SpanF1.Mean, c.SpanF1.Std = MeanStd(f1)
+	if segment {
+		c.SegmentError.Mean, c.SegmentError.Std = MeanStd(seg)
+	}
 	c.TrainSeconds, _ = MeanStd(secs)
 	c.CPUSeconds, _ = MeanStd(cpu)
 	c.Iterations, _ = MeanStd(iters)
@@ -330,12 +395,15 @@ func aggregate(trainer string, runs []*Run) Cell {
 	return c
 }
 
-// markBest sets Best on the cells with the best mean of metric, provided at
-// least two cells have runs.
-func markBest(cells []Cell, metric Metric) {
+// markBest applies mark to the cells with the best mean of metric,
+// provided at least two cells have runs.
+func markBest(cells []Cell, metric Metric, mark func(*Cell)) {
 	value := func(c Cell) float64 {
-		if metric == SpanF1 {
+		switch metric {
+		case SpanF1:
 			return -c.SpanF1.Mean
+		case SegmentError:
+			return c.SegmentError.Mean
 		}
 		return c.TokenError.Mean
 	}
@@ -351,13 +419,15 @@ func markBest(cells []Cell, metric Metric) {
 	}
 	for i := range cells {
 		if cells[i].N > 0 && value(cells[i]) == best {
-			cells[i].Best = true
+			mark(&cells[i])
 		}
 	}
 }
 
-// cellText renders a cell as "mean±std/mean±std" with the given decimals.
-func cellText(c Cell, tokenOnly bool, maxN, decimals int) string {
+// cellText renders a cell as "mean±std/mean±std" with the given decimals:
+// the error (the segment error if segment, else the token error), then
+// the span F1 unless tokenOnly.
+func cellText(c Cell, tokenOnly, segment bool, maxN, decimals int) string {
 	if c.N == 0 {
 		return "-"
 	}
@@ -368,6 +438,9 @@ func cellText(c Cell, tokenOnly bool, maxN, decimals int) string {
 		return strconv.FormatFloat(s.Mean, 'f', decimals, 64) + "±" + strconv.FormatFloat(s.Std, 'f', decimals, 64)
 	}
 	s := f(c.TokenError)
+	if segment {
+		s = f(c.SegmentError)
+	}
 	if !tokenOnly {
 		s += "/" + f(c.SpanF1)
 	}
@@ -397,7 +470,7 @@ func tableOrder(t *Table, notes []EdgeNote) []EdgeNote {
 
 // pairTest runs the paired t-tests of comparison c in one row.
 func pairTest(c Comparison, row Row, a, b []*Run) PairTest {
-	pt := PairTest{Comparison: c, Row: row.RowKey, Label: row.Label, TokenOnly: row.TokenOnly}
+	pt := PairTest{Comparison: c, Row: row.RowKey, Label: row.Label, TokenOnly: row.TokenOnly, Segment: row.Segment}
 	bySplit := make(map[int]*Run, len(b))
 	for _, r := range b {
 		bySplit[r.Split] = r
@@ -417,17 +490,26 @@ func pairTest(c Comparison, row Row, a, b []*Run) PairTest {
 	for _, r := range a {
 		aBySplit[r.Split] = r
 	}
-	var ta, tb, fa, fb []float64
+	var ta, tb, fa, fb, sa, sb []float64
 	for _, s := range shared {
 		ta = append(ta, aBySplit[s].TokenError)
 		tb = append(tb, bySplit[s].TokenError)
 		fa = append(fa, aBySplit[s].SpanF1)
 		fb = append(fb, bySplit[s].SpanF1)
+		sa = append(sa, aBySplit[s].SegmentError)
+		sb = append(sb, bySplit[s].SegmentError)
 	}
 	var err error
+	if row.Segment {
+		if pt.SegmentError, err = PairedTTest(sa, sb); err != nil {
+			pt.Err = fmt.Errorf("segment error: %w", err)
+			pt.SegmentError = TTest{}
+			return pt
+		}
+	}
 	if pt.TokenError, err = PairedTTest(ta, tb); err != nil {
 		pt.Err = fmt.Errorf("token error: %w", err)
-		pt.TokenError = TTest{}
+		pt.TokenError, pt.SegmentError = TTest{}, TTest{}
 		return pt
 	}
 	if row.TokenOnly {
@@ -435,7 +517,7 @@ func pairTest(c Comparison, row Row, a, b []*Run) PairTest {
 	}
 	if pt.SpanF1, err = PairedTTest(fa, fb); err != nil {
 		pt.Err = fmt.Errorf("span F1: %w", err)
-		pt.TokenError, pt.SpanF1 = TTest{}, TTest{}
+		pt.TokenError, pt.SpanF1, pt.SegmentError = TTest{}, TTest{}, TTest{}
 	}
 	return pt
 }
