@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -137,5 +138,91 @@ func BenchmarkOracles(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkLogLossShapes times one evaluation of the CRF loss and its gradient on
+// one Cora-sized chain, as CRF training calls it: plain CRF (β = 1) and
+// entropy-margin (β = 10, Hamming loss term).
+func BenchmarkLogLossShapes(b *testing.B) {
+	for _, n := range []int{30, 100} {
+		m := benchModel(b, n)
+		w := make([]float64, m.Dim())
+		rng := rand.New(rand.NewPCG(1, 2))
+		for j := range w {
+			w[j] = 0.3 * rng.NormFloat64()
+		}
+		grad := make([]float64, m.Dim())
+		for _, p := range []struct{ beta, lossScale float64 }{{1, 0}, {10, 1}} {
+			b.Run(fmt.Sprintf("N=%d/K=%d/beta=%v/scale=%v", n, benchLabels, p.beta, p.lossScale), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					m.LogLoss(0, w, p.beta, p.lossScale, grad)
+				}
+			})
+		}
+	}
+}
+
+// synthTrain is a learnable synthetic training set: sticky Markov labels,
+// each token with a few attributes drawn from its label's block and the rest
+// noise, Cora-sized (13 labels, 30 tokens, 25 attributes per token).
+func synthTrain(b *testing.B, sequences int) *Model {
+	b.Helper()
+	const (
+		attrs, perLabel, informative = 2000, 40, 5
+		n                            = 30
+	)
+	rng := rand.New(rand.NewPCG(7, 2008))
+	data := make([]Instance, sequences)
+	for i := range data {
+		x := Instance{Attrs: make([][]int32, n), Labels: make([]int, n)}
+		y := rng.IntN(benchLabels)
+		for t := range n {
+			if rng.Float64() < 0.3 {
+				y = rng.IntN(benchLabels)
+			}
+			seen := map[int32]bool{}
+			for range informative {
+				seen[int32(y*perLabel+rng.IntN(perLabel))] = true
+			}
+			for len(seen) < benchAttrsPerTok {
+				seen[int32(rng.IntN(attrs))] = true
+			}
+			for a := range seen {
+				x.Attrs[t] = append(x.Attrs[t], a)
+			}
+			slices.Sort(x.Attrs[t])
+			x.Labels[t] = y
+		}
+		data[i] = x
+	}
+	m, err := New(data, attrs, benchLabels, true, decoders.Cost{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkCRFTrain times whole CRF and entropy-margin trainings on synthetic
+// data and reports the L-BFGS iterations; the objective is logged at full
+// precision so that two versions of the code can be checked to reach the same
+// optimum.
+func BenchmarkCRFTrain(b *testing.B) {
+	m := synthTrain(b, 50)
+	for _, s := range []trainers.CRFSettings{{C: 1}, {C: 1, Beta: 10, LossScale: 1}} {
+		b.Run(fmt.Sprintf("%s/beta=%v", s.Name(), max(s.Beta, 1)), func(b *testing.B) {
+			b.ReportAllocs()
+			var res *trainers.Result
+			for b.Loop() {
+				var err error
+				if res, err = trainers.CRF(context.Background(), m, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(res.Iterations), "lbfgs-iters")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*max(res.Iterations, 1)), "ns/lbfgs-iter")
+			b.Logf("objective %.17g after %d iterations", res.Primal, res.Iterations)
+		})
 	}
 }
