@@ -12,6 +12,11 @@ type Workspace struct {
 	tmp   []float64 // K-sized scratch rows
 	tmp2  []float64
 
+	// scaled forward-backward: per-position shifts and scale factors,
+	// exponentiated unaries and transitions (and their transpose)
+	shift, scale []float64
+	eu, et, etT  []float64
+
 	// list-Viterbi entries, (t, y, rank) flattened
 	lScore []float64
 	lNext  []int32 // label at t+1 (-1 at the last position)
