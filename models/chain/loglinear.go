@@ -27,21 +27,23 @@ func (m *Model) LogLoss(i int, w []float64, beta, lossScale float64, grad []floa
 	x, k := m.data[i], m.k
 	c := m.scores(x, w)
 	truth := c.Score(x.Labels)
-	for t, g := range x.Labels {
-		row, cost := c.Unary[t*k:(t+1)*k], m.cost.M[g*k:(g+1)*k]
-		for y := range row {
-			row[y] = beta * (row[y] + lossScale*cost[y])
+	if beta != 1 || lossScale != 0 {
+		for t, g := range x.Labels {
+			row, cost := c.Unary[t*k:(t+1)*k], m.cost.M[g*k:(g+1)*k]
+			for y := range row {
+				row[y] = beta * (row[y] + lossScale*cost[y])
+			}
 		}
 	}
-	if len(c.Trans) > 0 {
+	if len(c.Trans) > 0 && beta != 1 {
 		// c.Trans aliases w: scale a copy (scores resets c.Trans every call).
-		scaled := make([]float64, k*k)
+		scaled := grow(m.transBuf, k*k)
 		for j, v := range c.Trans {
 			scaled[j] = beta * v
 		}
-		c.Trans = scaled
+		m.transBuf, c.Trans = scaled, scaled
 	}
-	mg := decoders.ForwardBackward(c, &m.ws)
+	mg := decoders.ForwardBackwardTo(&m.marg, c, &m.ws)
 	if grad != nil {
 		m.addExpectedMinusTruth(x, mg, grad)
 	}
@@ -49,31 +51,39 @@ func (m *Model) LogLoss(i int, w []float64, beta, lossScale float64, grad []floa
 }
 
 // addExpectedMinusTruth adds E[f] − f(x, y) into grad, with E[f] read off the
-// node and edge marginals mg (expectations of the indicator features).
+// node and edge marginals mg (expectations of the indicator features). Token
+// t contributes d_t = P(y_t = ·) − e_{y_t} to the K weights of each of its
+// attributes, so d_t is formed once and added as one contiguous K-wide row
+// per attribute.
 func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad []float64) {
 	k := m.k
+	d := grow(m.rowBuf, k)
+	m.rowBuf = d
 	for t, attrs := range x.Attrs {
-		node, g := mg.Node[t*k:(t+1)*k], x.Labels[t]
+		copy(d, mg.Node[t*k:(t+1)*k])
+		d[x.Labels[t]]--
 		for _, a := range attrs {
 			if int(a) >= m.attrs {
 				continue // as in scores: ids outside the index carry no weight
 			}
-			row := grad[int(a)*k : int(a)*k+k]
-			for y, p := range node {
-				row[y] += p
-			}
-			row[g]--
+			addTo(grad[int(a)*k:int(a)*k+k], d)
 		}
 	}
 	if !m.edges {
 		return
 	}
 	trans := grad[m.attrs*k : m.attrs*k+k*k]
-	for j, p := range mg.Edge {
-		trans[j] += p
-	}
+	addTo(trans, mg.Edge)
 	for t := 1; t < len(x.Labels); t++ {
 		trans[x.Labels[t-1]*k+x.Labels[t]]--
+	}
+}
+
+// addTo adds src into dst element-wise; len(dst) must be at least len(src).
+func addTo(dst, src []float64) {
+	dst = dst[:len(src)]
+	for j, v := range src {
+		dst[j] += v
 	}
 }
 

@@ -19,15 +19,18 @@ type Instance struct {
 // Model is a linear-chain model over a fixed set of training instances. It
 // owns scratch buffers and is not safe for concurrent use.
 type Model struct {
-	data   []Instance
-	attrs  int // A: number of attribute ids
-	k      int // K: number of labels
-	edges  bool
-	cost   decoders.Cost
-	chain  decoders.Chain
-	ws     decoders.Workspace
-	acc    structpred.Accumulator
-	minPos float64 // smallest nonzero per-position cost
+	data  []Instance
+	attrs int // A: number of attribute ids
+	k     int // K: number of labels
+	edges bool
+	cost  decoders.Cost
+	chain decoders.Chain
+	ws    decoders.Workspace
+	marg  decoders.Marginals // LogLoss's forward-backward result
+	// LogLoss scratch: β-scaled transitions, one gradient row
+	transBuf, rowBuf []float64
+	acc              structpred.Accumulator
+	minPos           float64 // smallest nonzero per-position cost
 }
 
 // Interface checks: the chain model serves every cutting-plane trainer.
