@@ -155,13 +155,18 @@ func CRF[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*Result, error)
 	}}, nil
 }
 
-// gradConverged reports whether ‖g‖_∞ ≤ tol·max(1, |f|), CRF's stopping rule.
+// gradConverged reports whether ‖g‖_∞ ≤ tol·max(1, |f|), CRF's stopping
+// rule; a NaN in g never converges. It compares each |g_j| with the bound
+// directly (no math.Max, whose NaN and signed-zero handling costs a call per
+// element over all A·K weights).
 func gradConverged(g []float64, f, tol float64) bool {
-	var norm float64
+	bound := tol * math.Max(1, math.Abs(f))
 	for _, x := range g {
-		norm = math.Max(norm, math.Abs(x))
+		if !(math.Abs(x) <= bound) {
+			return false
+		}
 	}
-	return norm <= tol*math.Max(1, math.Abs(f))
+	return true
 }
 
 // crfObjective evaluates f(w) = ½‖w‖² + C Σ_i ℓ_i(w) and its gradient in one
