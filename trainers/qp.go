@@ -17,14 +17,22 @@ import (
 // where α_slack is a virtual coordinate with a = 0, b = 0: moving mass between
 // the most and least violated members (the slack included) is what keeps the
 // solver from stalling once a group's budget C is exhausted.
+//
+// Each group caches its members' violations b_j − w·a_j together with the
+// version of w they were computed at. A group's own pair steps keep the cache
+// exact through its Gram matrix (and advance it to the new version), so the
+// sparse dot products against w are redone only when w has moved because of
+// another group since the group was last looked at: asking for a group's
+// slack, checking a proposal against it and optimising it right after a
+// constraint was added cost one set of dot products instead of three.
 type workingSet struct {
 	c       float64
 	w       []float64
+	version uint64 // incremented whenever w moves
 	cons    []constraint
 	groups  map[int]*group
-	order   []int     // groups in first-seen order, for deterministic sweeps
-	grad    []float64 // scratch: b_j − w·a_j of the group being optimised
-	updates int       // pair steps taken, for reporting
+	order   []int // groups in first-seen order, for deterministic sweeps
+	updates int   // pair steps taken, for reporting
 }
 
 type constraint struct {
@@ -38,6 +46,9 @@ type constraint struct {
 type group struct {
 	members []int // indices into cons, in insertion order
 	gram    [][]float64
+	grad    []float64 // b_j − w·a_j per member, exact while at == version
+	at      uint64    // the version of w that grad was computed at
+	sum     float64   // Σ_{j∈g} α_j
 }
 
 func newWorkingSet(dim int, c float64) *workingSet {
@@ -48,9 +59,12 @@ func newWorkingSet(dim int, c float64) *workingSet {
 func (s *workingSet) add(k structpred.Constraint) {
 	g, ok := s.groups[k.Group]
 	if !ok {
-		g = &group{}
+		g = &group{at: s.version}
 		s.groups[k.Group] = g
 		s.order = append(s.order, k.Group)
+	}
+	if g.at == s.version { // keep the cache exact: one dot for the newcomer
+		g.grad = append(g.grad, k.Violation(s.w))
 	}
 	row := make([]float64, len(g.members)+1)
 	for m, j := range g.members {
@@ -63,15 +77,29 @@ func (s *workingSet) add(k structpred.Constraint) {
 	s.cons = append(s.cons, constraint{Constraint: k})
 }
 
+// refresh makes g's cached violations exact at the current w, re-dotting its
+// constraints only if w moved since they were computed.
+func (s *workingSet) refresh(g *group) {
+	if g.at == s.version && len(g.grad) == len(g.members) {
+		return
+	}
+	g.grad = g.grad[:0]
+	for _, j := range g.members {
+		g.grad = append(g.grad, s.cons[j].Violation(s.w))
+	}
+	g.at = s.version
+}
+
 // slack returns ξ_g = max(0, max_{j∈g} b_j − w·a_j) over the working set.
 func (s *workingSet) slack(g int) float64 {
-	xi := 0.0
 	grp, ok := s.groups[g]
 	if !ok {
 		return 0 // no constraint yet: ξ_g = 0
 	}
-	for _, j := range grp.members {
-		xi = math.Max(xi, s.cons[j].Violation(s.w))
+	s.refresh(grp)
+	xi := 0.0
+	for _, v := range grp.grad {
+		xi = math.Max(xi, v)
 	}
 	return xi
 }
@@ -81,15 +109,10 @@ func (s *workingSet) slack(g int) float64 {
 func (s *workingSet) optimizeGroup(gi int, tol float64, maxSteps int) int {
 	g := s.groups[gi]
 	idx := g.members
-	if cap(s.grad) < len(idx) {
-		s.grad = make([]float64, len(idx))
-	}
-	grad := s.grad[:len(idx)]
-	sum := 0.0
-	for k, j := range idx {
-		grad[k] = s.cons[j].Violation(s.w)
-		sum += s.cons[j].alpha
-	}
+	s.refresh(g)
+	grad := g.grad
+	sum := g.sum
+	defer func() { g.sum = sum }()
 	const slackIdx = -1
 	for step := 0; step < maxSteps; step++ {
 		slackAlpha := s.c - sum
@@ -128,6 +151,10 @@ func (s *workingSet) optimizeGroup(gi int, tol float64, maxSteps int) int {
 		if t <= 0 {
 			return step
 		}
+		// grad stays exact through the Gram matrix: advance w's version
+		// and the group's stamp together.
+		s.version++
+		g.at = s.version
 		// w moves by t·(a_up − a_down); every gradient b_k − w·a_k moves by
 		// −t·(a_k·a_up − a_k·a_down).
 		if up != slackIdx {
