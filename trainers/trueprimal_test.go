@@ -93,7 +93,7 @@ func TestTruePrimalMatchesEnumeration(t *testing.T) {
 	for si, shape := range tinyChains() {
 		for seed := range uint64(3) {
 			m, data := randomChain(seed, shape)
-			for _, solver := range []string{trainers.NSlack} {
+			for _, solver := range trainers.Solvers() {
 				for _, trainer := range trainers.CuttingPlaneTrainers() {
 					for _, iters := range []int{2, 0} { // stopped early, and to convergence
 						name := fmt.Sprintf("shape%d/seed%d/%s/%s/iters%d", si, seed, solver, trainer, iters)
