@@ -45,8 +45,19 @@ type Settings struct {
 	// is violated by at most G·ε beyond its slack, which gives the same
 	// bound. Default 0.01 (in units of the loss).
 	Epsilon float64
-	// QPTolerance bounds the working-set QP's relative primal-dual gap,
-	// (P−D)/max(1,P), at termination. Default 1e-4.
+	// QPTolerance, if set, is a relative bound (P−D)/max(1,P) on the
+	// working-set QP's gap that the n-slack solver must reach before it
+	// stops, however small the rest of the true gap is (the one-slack
+	// solver solves its small QP to it every iteration).
+	//
+	// Left zero, n-slack stops on the true gap instead: once a pass adds
+	// nothing, w has not moved during it, so the pass measures the
+	// cutting-plane part of the true gap, E = C Σ_g (true ξ_g − working
+	// ξ_g) ≤ C·G·ε, and the run stops as soon as WorkingGap + E ≤ C·G·ε,
+	// the bound ε already promises; otherwise the QP is solved until its
+	// gap is at most C·G·ε − E (and never beyond the relative 1e-4 that
+	// the one-slack solver uses) and another pass checks the new w.
+	// Solving the QP further could not certify more than E.
 	QPTolerance float64
 	// MaxIterations caps the passes over the data (n-slack) or the
 	// cutting-plane iterations (one-slack, whether they call the oracle or
@@ -73,7 +84,7 @@ func (s Settings) withDefaults() Settings {
 		s.Epsilon = 0.01
 	}
 	if s.QPTolerance == 0 {
-		s.QPTolerance = 1e-4
+		s.QPTolerance = defaultQPTolerance
 	}
 	if s.MaxIterations == 0 {
 		s.MaxIterations = 500
@@ -140,11 +151,12 @@ type Result struct {
 	Stats
 }
 
-// Dual sweeps over all groups after a pass that added constraints, and the
-// cap on the final solve.
+// Dual sweeps over all groups after a pass that added constraints, the cap
+// on the final solve, and the relative QP gap when QPTolerance is not set.
 const (
-	sweepsPerPass = 10
-	maxSweeps     = 10000
+	sweepsPerPass      = 10
+	maxSweeps          = 10000
+	defaultQPTolerance = 1e-4
 )
 
 // ErrNotFinite reports that training produced a NaN or infinite value.
@@ -156,6 +168,7 @@ var ErrNotFinite = errors.New("training produced a non-finite value")
 // it returns ctx's error). The result reports the true primal at the
 // returned w (see Stats).
 func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*Result, error) {
+	onTrueGap := s.QPTolerance == 0
 	s = s.withDefaults()
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -163,15 +176,16 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 	if s.Solver == OneSlack {
 		return oneSlack(ctx, n, dim, sep, s)
 	}
-	return nSlack(ctx, n, dim, sep, s)
+	return nSlack(ctx, n, dim, sep, s, onTrueGap)
 }
 
 // nSlack is Tsochantaridis et al.'s Algorithm 1 with one slack per group:
 // for each instance in turn, ask sep for its most violated constraints, add
 // those violated by more than ξ_g + ε, and re-optimise that group's dual
 // variables (the cheap variant of step 10); after each pass the whole
-// working-set dual is re-solved to QPTolerance.
-func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Result, error) {
+// working-set dual is re-solved to QPTolerance. With onTrueGap it stops on
+// the true gap instead (see Settings.QPTolerance).
+func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGap bool) (*Result, error) {
 	start := time.Now()
 	ws := newWorkingSet(dim, s.C)
 	var props []structpred.Constraint
@@ -212,13 +226,21 @@ func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Result
 		// anyway); once a pass adds nothing, solve to tolerance. Convergence
 		// needs both: no constraint added, at a w whose gap is within
 		// tolerance, so a polish that moves w is followed by one more pass.
-		sweeps := sweepsPerPass
+		sweeps, absTol := sweepsPerPass, 0.0
 		if st.Added == 0 {
 			sweeps = maxSweeps
+			if onTrueGap {
+				// The QP need only close what the bound C·G·ε leaves of
+				// the true gap after the cutting-plane part E.
+				bound := s.C * float64(len(found)) * s.Epsilon
+				absTol = bound - s.C*ws.excess(found)
+				wp, d := ws.objectives()
+				gapWithin = wp-d <= absTol // if so w stays, and this pass certifies it
+			}
 		}
 		before := ws.version
 		var err error
-		if st.WorkingPrimal, st.Dual, _, err = ws.solve(ctx, s.QPTolerance, sweeps); err != nil {
+		if st.WorkingPrimal, st.Dual, _, err = ws.solve(ctx, s.QPTolerance, absTol, sweeps); err != nil {
 			return nil, err
 		}
 		if math.IsNaN(st.WorkingPrimal) || math.IsInf(st.WorkingPrimal, 0) {
@@ -226,7 +248,7 @@ func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Result
 		}
 		st.Constraints, st.WorkingGap, st.QPUpdates, st.Elapsed = len(ws.cons), st.WorkingPrimal-st.Dual, ws.updates, time.Since(start)
 		st.Converged = st.Added == 0 && gapWithin
-		gapWithin = st.WorkingGap <= s.QPTolerance*math.Max(1, st.WorkingPrimal)
+		gapWithin = st.WorkingGap <= math.Max(s.QPTolerance*math.Max(1, st.WorkingPrimal), absTol)
 		if st.Converged || st.Iterations == s.MaxIterations {
 			// The pass's proposals certify w when nothing moved it since.
 			certified := st.Added == 0 && ws.version == before && isExact(sep) && s.Certifier == nil

@@ -75,7 +75,7 @@ func TestWorkingSetHandSolved(t *testing.T) {
 			for _, k := range tt.cons {
 				ws.add(k)
 			}
-			p, d, _, err := ws.solve(context.Background(), 1e-12, 10000)
+			p, d, _, err := ws.solve(context.Background(), 1e-12, 0, 10000)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,7 +248,7 @@ func TestWorkingSetSolveStopsOnCancel(t *testing.T) {
 	ws.add(structpred.Constraint{Group: 1, A: vec([]int32{0, 1}, []float64{1, 1}), B: 3})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, sweeps, err := ws.solve(ctx, 1e-12, 10000); !errors.Is(err, context.Canceled) || sweeps != 0 {
+	if _, _, sweeps, err := ws.solve(ctx, 1e-12, 0, 10000); !errors.Is(err, context.Canceled) || sweeps != 0 {
 		t.Fatalf("err = %v after %d sweeps, want context.Canceled at once", err, sweeps)
 	}
 }

@@ -202,7 +202,8 @@ func (s *workingSet) objectives() (primal, dual float64) {
 }
 
 // solve sweeps the groups until the primal-dual gap is at most
-// relTol·max(1, primal) or maxSweeps sweeps have run, or ctx is done. It
+// max(relTol·max(1, primal), absTol) or maxSweeps sweeps have run, or ctx
+// is done. It
 // returns the final primal, dual and the number of sweeps.
 //
 // Two economies keep sweeps cheap without touching the answer: the exact
@@ -210,11 +211,11 @@ func (s *workingSet) objectives() (primal, dual float64) {
 // took no step or every checkEvery sweeps, and groups already optimal on
 // their last two visits are skipped (shrinking) except on those check sweeps.
 // Termination is always decided by the exact gap.
-func (s *workingSet) solve(ctx context.Context, relTol float64, maxSweeps int) (primal, dual float64, sweeps int, err error) {
+func (s *workingSet) solve(ctx context.Context, relTol, absTol float64, maxSweeps int) (primal, dual float64, sweeps int, err error) {
 	const checkEvery = 10
 	primal, dual = s.objectives()
 	quiet := make(map[int]int, len(s.order))
-	for sweeps = 0; primal-dual > relTol*math.Max(1, primal) && sweeps < maxSweeps; {
+	for sweeps = 0; primal-dual > math.Max(relTol*math.Max(1, primal), absTol) && sweeps < maxSweeps; {
 		// A final solve can run for minutes at large C; stay interruptible.
 		if err := ctx.Err(); err != nil {
 			return primal, dual, sweeps, err
@@ -224,7 +225,7 @@ func (s *workingSet) solve(ctx context.Context, relTol float64, maxSweeps int) (
 		// wastes steps on blocks that the next sweep perturbs again, so τ
 		// follows the current gap down to the target.
 		groups := s.c * float64(len(s.order))
-		kkt := math.Max(relTol*math.Max(1, primal), 0.1*(primal-dual)) / groups
+		kkt := math.Max(math.Max(relTol*math.Max(1, primal), absTol), 0.1*(primal-dual)) / groups
 		full := sweeps%checkEvery == 0
 		moved := false
 		for _, g := range s.order {
@@ -243,4 +244,14 @@ func (s *workingSet) solve(ctx context.Context, relTol float64, maxSweeps int) (
 		}
 	}
 	return primal, dual, sweeps, nil
+}
+
+// excess returns Σ_g max(0, found[g] − ξ_g): how far the largest violations
+// an oracle pass at the current w found exceed the working-set slacks.
+func (s *workingSet) excess(found []float64) float64 {
+	var e float64
+	for g, v := range found {
+		e += math.Max(0, v-s.slack(g))
+	}
+	return e
 }
