@@ -150,4 +150,3 @@ func TestSolversAgree(t *testing.T) {
 		})
 	}
 }
-
