@@ -116,6 +116,7 @@ func BenchmarkCuttingPlane(b *testing.B) {
 			b.Run("cora/"+solver+"/"+trainer, func(b *testing.B) {
 				m := benchModel(b, "cora")
 				var res *trainers.Result
+				cpu := cpuSeconds()
 				for b.Loop() {
 					sep, err := trainers.NewSeparator(trainer, trainers.Model[[]int](m), 0.01)
 					if err != nil {
@@ -131,6 +132,7 @@ func BenchmarkCuttingPlane(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric((cpuSeconds()-cpu)/float64(b.N), "cpu-s/op")
 				b.ReportMetric(float64(res.Iterations), "iterations")
 				b.ReportMetric(float64(res.OracleCalls), "oracle-calls")
 				b.ReportMetric(res.Primal, "primal")

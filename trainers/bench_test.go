@@ -20,6 +20,7 @@ func BenchmarkCuttingPlane(b *testing.B) {
 			b.Run(solver+"/"+trainer, func(b *testing.B) {
 				b.ReportAllocs()
 				var res *trainers.Result
+				cpu := cpuSeconds()
 				for b.Loop() {
 					sep, err := trainers.NewSeparator[[]int](trainer, m, 0.01)
 					if err != nil {
@@ -30,6 +31,7 @@ func BenchmarkCuttingPlane(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric((cpuSeconds()-cpu)/float64(b.N), "cpu-s/op")
 				if !res.Converged {
 					b.Errorf("not converged after %d iterations", res.Iterations)
 				}

@@ -218,7 +218,7 @@ func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGa
 				if v > ws.slack(k.Group)+s.Epsilon {
 					ws.add(k)
 					st.Added++
-					ws.optimizeGroup(k.Group, s.QPTolerance, 50)
+					ws.optimizeGroup(k.Group, s.QPTolerance, 50, true)
 				}
 			}
 		}

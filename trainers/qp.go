@@ -49,6 +49,12 @@ type group struct {
 	grad    []float64 // b_j − w·a_j per member, exact while at == version
 	at      uint64    // the version of w that grad was computed at
 	sum     float64   // Σ_{j∈g} α_j
+	// shrunk marks members at α = 0 whose violation was, at the group's last
+	// full visit, below every member that could give up mass (KKT-optimal
+	// at their bound, as in LIBSVM's shrinking): partial visits neither
+	// re-dot nor consider them, and partial says grad is stale for them.
+	shrunk  []bool
+	partial bool
 }
 
 func newWorkingSet(dim int, c float64) *workingSet {
@@ -66,6 +72,7 @@ func (s *workingSet) add(k structpred.Constraint) {
 	if g.at == s.version { // keep the cache exact: one dot for the newcomer
 		g.grad = append(g.grad, k.Violation(s.w))
 	}
+	g.shrunk = append(g.shrunk, false)
 	row := make([]float64, len(g.members)+1)
 	for m, j := range g.members {
 		row[m] = k.A.DotSparse(s.cons[j].A)
@@ -80,12 +87,30 @@ func (s *workingSet) add(k structpred.Constraint) {
 // refresh makes g's cached violations exact at the current w, re-dotting its
 // constraints only if w moved since they were computed.
 func (s *workingSet) refresh(g *group) {
-	if g.at == s.version && len(g.grad) == len(g.members) {
+	if g.at == s.version && len(g.grad) == len(g.members) && !g.partial {
 		return
 	}
 	g.grad = g.grad[:0]
 	for _, j := range g.members {
 		g.grad = append(g.grad, s.cons[j].Violation(s.w))
+	}
+	g.at, g.partial = s.version, false
+}
+
+// refreshLive is refresh for the members that are not shrunk only.
+func (s *workingSet) refreshLive(g *group) {
+	if g.at == s.version && len(g.grad) == len(g.members) {
+		return
+	}
+	for len(g.grad) < len(g.members) {
+		g.grad = append(g.grad, 0) // a newcomer: never shrunk, set below
+	}
+	for k, j := range g.members {
+		if g.shrunk[k] {
+			g.partial = true
+			continue
+		}
+		g.grad[k] = s.cons[j].Violation(s.w)
 	}
 	g.at = s.version
 }
@@ -105,11 +130,46 @@ func (s *workingSet) slack(g int) float64 {
 }
 
 // optimizeGroup runs pair steps on group g until its KKT violation is below
-// tol or maxSteps steps were taken. It returns the number of steps taken.
-func (s *workingSet) optimizeGroup(gi int, tol float64, maxSteps int) int {
+// tol or maxSteps steps were taken, and returns the number of steps taken.
+// A full visit considers every member and then re-marks the shrunk ones; a
+// partial visit skips the shrunk members.
+func (s *workingSet) optimizeGroup(gi int, tol float64, maxSteps int, full bool) int {
 	g := s.groups[gi]
+	if full {
+		s.refresh(g)
+		clear(g.shrunk)
+	} else {
+		s.refreshLive(g)
+	}
+	steps := s.pairSteps(g, tol, maxSteps)
+	if full {
+		s.shrink(g, tol)
+	}
+	return steps
+}
+
+// shrink marks the members at α = 0 whose violation is below, by more than
+// tol, the smallest one among the members that hold mass (the virtual slack,
+// at 0, among them while the budget is not spent): no pair step can raise
+// them until w moves that far.
+func (s *workingSet) shrink(g *group, tol float64) {
+	floor := math.Inf(1)
+	if s.c-g.sum > 0 {
+		floor = 0
+	}
+	for k, j := range g.members {
+		if s.cons[j].alpha > 0 {
+			floor = math.Min(floor, g.grad[k])
+		}
+	}
+	for k, j := range g.members {
+		g.shrunk[k] = s.cons[j].alpha == 0 && g.grad[k] < floor-tol
+	}
+}
+
+// pairSteps is optimizeGroup's loop over the members not shrunk.
+func (s *workingSet) pairSteps(g *group, tol float64, maxSteps int) int {
 	idx := g.members
-	s.refresh(g)
 	grad := g.grad
 	sum := g.sum
 	defer func() { g.sum = sum }()
@@ -124,6 +184,9 @@ func (s *workingSet) optimizeGroup(gi int, tol float64, maxSteps int) int {
 			gDown = 0
 		}
 		for k, j := range idx {
+			if g.shrunk[k] {
+				continue
+			}
 			if grad[k] > gUp {
 				up, gUp = k, grad[k]
 			}
@@ -206,11 +269,13 @@ func (s *workingSet) objectives() (primal, dual float64) {
 // is done. It
 // returns the final primal, dual and the number of sweeps.
 //
-// Two economies keep sweeps cheap without touching the answer: the exact
+// Three economies keep sweeps cheap without touching the answer: the exact
 // objectives (a pass over every constraint) are computed only when a sweep
-// took no step or every checkEvery sweeps, and groups already optimal on
-// their last two visits are skipped (shrinking) except on those check sweeps.
-// Termination is always decided by the exact gap.
+// took no step or every checkEvery sweeps; groups already optimal on their
+// last two visits are skipped except on those check sweeps; and between
+// check sweeps a group's shrunk members are neither re-dotted nor
+// considered. Check sweeps visit every member of every group, and
+// termination is always decided by the exact gap.
 func (s *workingSet) solve(ctx context.Context, relTol, absTol float64, maxSweeps int) (primal, dual float64, sweeps int, err error) {
 	const checkEvery = 10
 	primal, dual = s.objectives()
@@ -232,7 +297,7 @@ func (s *workingSet) solve(ctx context.Context, relTol, absTol float64, maxSweep
 			if !full && quiet[g] >= 2 {
 				continue
 			}
-			if s.optimizeGroup(g, kkt, 20) > 0 {
+			if s.optimizeGroup(g, kkt, 20, full) > 0 {
 				quiet[g], moved = 0, true
 			} else {
 				quiet[g]++
