@@ -59,9 +59,10 @@ type Settings struct {
 	// the one-slack solver uses) and another pass checks the new w.
 	// Solving the QP further could not certify more than E.
 	QPTolerance float64
-	// MaxIterations caps the passes over the data (n-slack) or the
-	// cutting-plane iterations (one-slack, whether they call the oracle or
-	// use the constraint cache). Default 500.
+	// MaxIterations caps the passes over the data (n-slack, default 500)
+	// or the cutting-plane iterations (one-slack, whether they call the
+	// oracle or use the constraint cache; default 5000, as one iteration
+	// adds a single constraint and most call no oracle).
 	MaxIterations int
 	// Solver is NSlack (the default) or OneSlack. Both minimise the same
 	// objective ½‖w‖² + C Σ_g ξ_g and have the same optimum.
@@ -86,11 +87,14 @@ func (s Settings) withDefaults() Settings {
 	if s.QPTolerance == 0 {
 		s.QPTolerance = defaultQPTolerance
 	}
-	if s.MaxIterations == 0 {
-		s.MaxIterations = 500
-	}
 	if s.Solver == "" {
 		s.Solver = NSlack
+	}
+	if s.MaxIterations == 0 {
+		s.MaxIterations = 500
+		if s.Solver == OneSlack {
+			s.MaxIterations = oneSlackMaxIterations
+		}
 	}
 	return s
 }
@@ -157,6 +161,8 @@ const (
 	sweepsPerPass      = 10
 	maxSweeps          = 10000
 	defaultQPTolerance = 1e-4
+
+	oneSlackMaxIterations = 5000
 )
 
 // ErrNotFinite reports that training produced a NaN or infinite value.

@@ -30,44 +30,44 @@ const (
 // most violated constraint (a group with none violated contributes nothing)
 // and re-solves the small dense dual over the joint constraints found so far.
 //
-// Most iterations call the oracle for only a few instances (the economy
-// of SVM-struct 3 and dlib): each instance keeps the constraints its last
-// cacheSize oracle calls produced, and its most violated cached constraint
-// stands in for the oracle's answer as long as it is violated at least as
-// much as the oracle's last answer was, less ε per group (its constraints
-// still bind, so the oracle would likely find nothing new); otherwise the
-// oracle is asked. When the joint constraint so built is violated by at most
-// ξ + G·ε, an oracle pass over every instance decides: if its joint
-// constraint is within ξ + G·ε too, the run stops. Then Σ_g ξ_g at w exceeds
-// the working-set ξ by at most G·ε, which bounds the primal sub-optimality
-// by C·G·ε, n-slack's bound at the same ε; and that pass gives the true
-// slacks at w, so the true primal comes for free.
+// Most iterations call no oracle (the economy of SVM-struct 3 and dlib):
+// each instance keeps the constraints its last cacheSize oracle calls
+// produced, and the joint constraint built from every group's most violated
+// cached constraint is used as long as its violation beyond ξ is more than
+// G·ε and more than half the excess the last oracle pass found (the
+// halving schedule SVM-struct 3 uses for its cache tolerance), so that
+// stale cached constraints cannot drag the run through many weak
+// iterations. Otherwise an oracle pass over every instance builds the joint
+// constraint afresh, and if it is violated by at most ξ + G·ε the run
+// stops. Then Σ_g ξ_g at w exceeds the working-set ξ by at most G·ε, which
+// bounds the primal sub-optimality by C·G·ε, n-slack's bound at the same
+// ε; and that pass gives the true slacks at w, so the true primal comes for
+// free.
 func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Result, error) {
 	start := time.Now()
 	groups := sep.Groups()
 	epsJoint := s.Epsilon * float64(groups)
 	o := &oneSlackRun{
 		sep: sep, qp: newJointQP(dim, s.C), caches: make([]instanceCache, n),
-		lastTrue: make([]float64, n), j: newJointBuilder(dim, groups), eps: s.Epsilon,
+		j: newJointBuilder(dim, groups),
 	}
 	st := Stats{}
-	oracleBest := false // j holds a full oracle pass's joint constraint at w
+	oracleBest := false       // o.j holds an oracle pass's joint constraint at w
+	lastExcess := math.Inf(1) // violation beyond ξ of the last oracle pass's joint constraint
 	for st.Iterations < s.MaxIterations {
 		st.Iterations++
 		st.Added = 0
 		xi := o.qp.slack()
-		var err error
-		if oracleBest, err = o.separate(ctx, false, &st); err != nil {
-			return nil, err
-		}
-		if o.j.violation <= xi+epsJoint && !oracleBest {
-			if oracleBest, err = o.separate(ctx, true, &st); err != nil {
+		o.fromCache()
+		oracleBest = false
+		if o.j.violation-xi <= math.Max(epsJoint, lastExcess/2) {
+			if err := o.separate(ctx, &st); err != nil {
 				return nil, err
 			}
-		}
-		if oracleBest {
-			o.qp.refresh()
+			oracleBest = true
+			o.qp.refresh() // exact gradients, so that the test below is exact
 			xi = o.qp.slack()
+			lastExcess = o.j.violation - xi
 		}
 		st.Converged = oracleBest && o.j.violation <= xi+epsJoint
 		if !st.Converged {
@@ -120,34 +120,35 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Resu
 
 // oneSlackRun is the state of one one-slack training run.
 type oneSlackRun struct {
-	sep      Separator
-	qp       *jointQP
-	caches   []instanceCache
-	lastTrue []float64 // per instance: Σ of its groups' violations when the oracle last answered
-	j        *jointBuilder
-	eps      float64
-	props    []structpred.Constraint
+	sep    Separator
+	qp     *jointQP
+	caches []instanceCache
+	j      *jointBuilder
+	props  []structpred.Constraint
 }
 
-// separate builds the joint constraint at the current w into o.j, asking the
-// oracle for every instance if all is set, else only for the instances
-// whose cache no longer stands in for it. It reports whether every instance
-// asked the oracle.
-func (o *oneSlackRun) separate(ctx context.Context, all bool, st *Stats) (bool, error) {
+// fromCache builds the joint constraint at the current w from every
+// instance's cache.
+func (o *oneSlackRun) fromCache() {
+	o.j.reset()
+	for i := range o.caches {
+		o.j.best(&o.caches[i], o.qp.w)
+		o.j.addChosen()
+	}
+}
+
+// separate builds the joint constraint at the current w from an oracle call
+// for every instance (each answer joins the instance's cache, and the
+// group's most violated cached constraint is taken, which for an exact
+// oracle is its answer).
+func (o *oneSlackRun) separate(ctx context.Context, st *Stats) error {
 	w := o.qp.w
 	o.j.reset()
-	called := 0
 	for i := range o.caches {
-		c := &o.caches[i]
-		if !all {
-			if v, groups := o.j.best(c, w); groups > 0 && v >= o.lastTrue[i]-o.eps*float64(groups) {
-				o.j.addChosen()
-				continue
-			}
-		}
 		if err := ctx.Err(); err != nil {
-			return false, err
+			return err
 		}
+		c := &o.caches[i]
 		// A separator may skip proposals violated no more than ξ_g; the
 		// cache's best for g (over the batches the push below keeps) is a
 		// lower bound on ξ_g that an exact oracle's answer then cannot
@@ -156,20 +157,19 @@ func (o *oneSlackRun) separate(ctx context.Context, all bool, st *Stats) (bool, 
 		var err error
 		o.props, err = o.sep.Separate(i, w, slack, o.props[:0])
 		st.OracleCalls++
-		called++
 		if err != nil {
-			return false, fmt.Errorf("instance %d: %w", i, err)
+			return fmt.Errorf("instance %d: %w", i, err)
 		}
 		for _, k := range o.props {
 			if err := checkConstraint(k, len(o.j.chosen)); err != nil {
-				return false, fmt.Errorf("instance %d: %w", i, err)
+				return fmt.Errorf("instance %d: %w", i, err)
 			}
 		}
 		c.push(o.props)
-		o.lastTrue[i], _ = o.j.best(c, w)
+		o.j.best(c, w)
 		o.j.addChosen()
 	}
-	return called == len(o.caches), nil
+	return nil
 }
 
 // instanceCache is a ring of the constraints an instance's last cacheSize
@@ -242,10 +242,9 @@ func (j *jointBuilder) reset() {
 
 // best picks, for every group of one instance's cache, its most violated
 // constraint at w (ties keep the oldest, so the choice depends on nothing
-// but w and the cache), and returns the sum of their positive violations and
-// the number of groups. addChosen then adds the violated ones to the joint
+// but w and the cache); addChosen then adds the violated ones to the joint
 // constraint.
-func (j *jointBuilder) best(c *instanceCache, w []float64) (violation float64, groups int) {
+func (j *jointBuilder) best(c *instanceCache, w []float64) {
 	for _, g := range j.seen { // a previous pick that was not added
 		j.chosen[g] = nil
 	}
@@ -263,10 +262,6 @@ func (j *jointBuilder) best(c *instanceCache, w []float64) (violation float64, g
 		}
 	}
 	slices.Sort(j.seen)
-	for _, g := range j.seen {
-		violation += math.Max(0, j.chosenV[g])
-	}
-	return violation, len(j.seen)
 }
 
 // addChosen adds the violated constraints picked by the last call of best.
