@@ -109,3 +109,39 @@ func BenchmarkCRF(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCuttingPlane times one whole training run of each cutting-plane
+// trainer with each solver on Cora split 0 (25% train) at C = 0.1, ε = 0.01,
+// and reports the passes or iterations, oracle calls, the true primal and
+// its gap. approx-slack is certified by the exact slack oracle.
+func BenchmarkCuttingPlane(b *testing.B) {
+	for _, solver := range trainers.Solvers() {
+		for _, trainer := range trainers.CuttingPlaneTrainers() {
+			b.Run("cora/"+solver+"/"+trainer, func(b *testing.B) {
+				m := benchModel(b, "cora")
+				var res *trainers.Result
+				cpu := cpuSeconds()
+				for b.Loop() {
+					sep, err := trainers.NewSeparator(trainer, trainers.Model[[]int](m), 0.01)
+					if err != nil {
+						b.Fatal(err)
+					}
+					s := trainers.Settings{C: 0.1, Epsilon: 0.01, Solver: solver}
+					if trainer == trainers.ApproxSlack {
+						if s.Certifier, err = trainers.NewSeparator(trainers.Slack, trainers.Model[[]int](m), 0.01); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if res, err = trainers.CuttingPlane(context.Background(), m.Len(), m.Dim(), sep, s); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric((cpuSeconds()-cpu)/float64(b.N), "cpu-s/op")
+				b.ReportMetric(float64(res.Iterations), "iterations")
+				b.ReportMetric(float64(res.OracleCalls), "oracle-calls")
+				b.ReportMetric(res.Primal, "primal")
+				b.ReportMetric(res.Gap, "gap")
+			})
+		}
+	}
+}

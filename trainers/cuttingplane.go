@@ -21,20 +21,62 @@ type Separator interface {
 	Separate(i int, w []float64, slack func(g int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error)
 }
 
+// Solver names for Settings.Solver, as used in configs.
+const (
+	// NSlack is Tsochantaridis et al.'s Algorithm 1 with one slack per group
+	// (the formulation of Sarawagi & Gupta's paper).
+	NSlack = "n-slack"
+	// OneSlack is Joachims, Finley & Yu's (2009) 1-slack cutting plane: one
+	// slack shared by joint constraints that sum a constraint of every group.
+	OneSlack = "one-slack"
+)
+
+// Solvers lists the values Settings.Solver accepts.
+func Solvers() []string { return []string{NSlack, OneSlack} }
+
 // Settings configures CuttingPlane. The zero value of every field but C
 // selects a documented default.
 type Settings struct {
 	C float64 // regularisation trade-off, > 0
 	// Epsilon is Algorithm 1's ε: a proposal is added only if its violation
 	// exceeds ξ_g + ε, so at termination every constraint of the full set
-	// holds to within ε. Default 0.01 (in units of the loss).
+	// holds to within ε, which bounds the primal sub-optimality by C·G·ε for
+	// G slack groups. The one-slack solver stops when the joint constraint
+	// is violated by at most G·ε beyond its slack, which gives the same
+	// bound. Default 0.01 (in units of the loss).
 	Epsilon float64
-	// QPTolerance bounds the working-set QP's relative primal-dual gap,
-	// (P−D)/max(1,P), after each pass. Default 1e-4.
+	// QPTolerance, if set, is a relative bound (P−D)/max(1,P) on the
+	// working-set QP's gap that the n-slack solver must reach before it
+	// stops, however small the rest of the true gap is (the one-slack
+	// solver solves its small QP to it every iteration).
+	//
+	// Left zero, n-slack stops on the true gap instead: once a pass adds
+	// nothing, w has not moved during it, so the pass measures the
+	// cutting-plane part of the true gap, E = C Σ_g (true ξ_g − working
+	// ξ_g) ≤ C·G·ε, and the run stops as soon as WorkingGap + E ≤ C·G·ε,
+	// the bound ε already promises; otherwise the QP is solved until its
+	// gap is at most C·G·ε − E (and never beyond the relative 1e-4 that
+	// the one-slack solver uses) and another pass checks the new w.
+	// Solving the QP further could not certify more than E.
 	QPTolerance float64
-	// MaxIterations caps the passes over the data. Default 500.
+	// MaxIterations caps the passes over the data (n-slack, default 500)
+	// or the cutting-plane iterations (one-slack, whether they call the
+	// oracle or use the constraint cache; default 5000, as one iteration
+	// adds a single constraint and most call no oracle).
 	MaxIterations int
-	// Progress, if non-nil, is called after every pass.
+	// Solver is NSlack (the default) or OneSlack. Both minimise the same
+	// objective ½‖w‖² + C Σ_g ξ_g and have the same optimum.
+	Solver string
+	// Certifier, if non-nil, is an exact separation oracle for the same
+	// constraints as the training oracle, called once at the end to compute
+	// the true slacks behind Stats.Primal. Give it when the training oracle
+	// is approximate (ApproxSlack: pass the exact slack-scaling separator
+	// when the model can count losses). Without it the training oracle
+	// certifies, and an approximate one makes Primal a lower bound on the
+	// true primal (see Stats.PrimalExact).
+	Certifier Separator
+	// Progress, if non-nil, is called after every pass (n-slack) or
+	// iteration (one-slack).
 	Progress func(Stats)
 }
 
@@ -43,10 +85,16 @@ func (s Settings) withDefaults() Settings {
 		s.Epsilon = 0.01
 	}
 	if s.QPTolerance == 0 {
-		s.QPTolerance = 1e-4
+		s.QPTolerance = defaultQPTolerance
+	}
+	if s.Solver == "" {
+		s.Solver = NSlack
 	}
 	if s.MaxIterations == 0 {
 		s.MaxIterations = 500
+		if s.Solver == OneSlack {
+			s.MaxIterations = oneSlackMaxIterations
+		}
 	}
 	return s
 }
@@ -57,20 +105,47 @@ func (s Settings) validate() error {
 		return fmt.Errorf("the trade-off C must be a positive finite number, got %v", s.C)
 	case s.Epsilon < 0 || s.QPTolerance < 0 || s.MaxIterations < 0:
 		return errors.New("epsilon, QP tolerance and iteration cap must not be negative")
+	case s.Solver != NSlack && s.Solver != OneSlack:
+		return fmt.Errorf("unknown cutting-plane solver %q (known: %v)", s.Solver, Solvers())
 	}
 	return nil
 }
 
-// Stats describes a cutting-plane run (after each pass, and at the end).
+// Stats describes a training run (after each pass, and at the end).
+//
+// For the cutting-plane solvers Primal, Dual and Gap are the honest figures
+// of the whole problem min ½‖w‖² + C Σ_g ξ_g over the full (exponential)
+// constraint set: Primal takes every group's true slack ξ_g = max(0, max_y
+// H_g(y)) from one separation pass at the returned w, and Dual, the
+// working-set dual, is a lower bound on the optimum, so Gap bounds how far
+// the returned w is from optimal. The working-set figures, which see only
+// the constraints found so far, are WorkingPrimal and WorkingGap. In
+// Progress reports before the end Primal and Gap are zero.
 type Stats struct {
-	Iterations  int     // passes over the data
-	Constraints int     // working-set size
-	Added       int     // constraints added in the last pass
-	Primal      float64 // ½‖w‖² + C Σ ξ_g over the working set
-	Dual        float64 // dual objective at the current α
-	Gap         float64 // Primal − Dual (≥ 0 up to rounding)
-	Converged   bool    // a full pass added no constraint
-	QPUpdates   int     // pair steps of the dual solver
+	Iterations  int // passes over the data (n-slack) or iterations (one-slack)
+	Constraints int // working-set size
+	Added       int // constraints added in the last pass or iteration
+	// Primal is the objective at W over the full constraint set (for
+	// Subgradient the same, for CRF its own objective).
+	Primal float64
+	Dual   float64 // working-set dual at the final α: a lower bound on the optimum
+	Gap    float64 // Primal − Dual ≥ 0: a bound on W's sub-optimality
+	// PrimalExact reports whether Primal's slacks came from an exact oracle
+	// (every trainer but approx-slack, or a Settings.Certifier); if not,
+	// Primal is a lower bound on the true primal.
+	PrimalExact bool
+	// WorkingPrimal is the primal over the working set only: ½‖w‖² + C Σ_g
+	// ξ_g with ξ_g over the constraints found (n-slack), or ½‖w‖² + C ξ over
+	// the joint constraints (one-slack). WorkingGap = WorkingPrimal − Dual.
+	WorkingPrimal float64
+	WorkingGap    float64
+	// Converged reports that the solver stopped on its criterion (a pass
+	// added nothing with the QP solved to QPTolerance; one-slack: the joint
+	// constraint of an oracle pass was within G·ε of the slack), not on
+	// MaxIterations.
+	Converged   bool
+	QPUpdates   int // pair steps of the dual solver
+	OracleCalls int // Separate calls, the final certifying pass included
 	Elapsed     time.Duration
 }
 
@@ -80,53 +155,76 @@ type Result struct {
 	Stats
 }
 
-// Dual sweeps over all groups after a pass that added constraints, and the
-// cap on the final solve.
+// Dual sweeps over all groups after a pass that added constraints, the cap
+// on the final solve, and the relative QP gap when QPTolerance is not set.
 const (
-	sweepsPerPass = 10
-	maxSweeps     = 10000
+	sweepsPerPass      = 10
+	maxSweeps          = 10000
+	defaultQPTolerance = 1e-4
+
+	oneSlackMaxIterations = 5000
 )
 
 // ErrNotFinite reports that training produced a NaN or infinite value.
 var ErrNotFinite = errors.New("training produced a non-finite value")
 
-// CuttingPlane trains by Tsochantaridis et al.'s Algorithm 1 with one slack
-// per group: for each instance in turn, ask sep for its most violated
-// constraints, add those violated by more than ξ_g + ε, and re-optimise that
-// group's dual variables (the cheap variant of step 10); after each pass the
-// whole working-set dual is re-solved to QPTolerance. It stops when a pass
-// adds nothing, after MaxIterations passes, or when ctx is cancelled (then it
-// returns ctx's error).
+// CuttingPlane minimises ½‖w‖² + C Σ_g ξ_g over the constraints that sep
+// separates, with the solver s.Solver (see NSlack and OneSlack). It stops on
+// the solver's criterion, after MaxIterations, or when ctx is cancelled (then
+// it returns ctx's error). The result reports the true primal at the
+// returned w (see Stats).
 func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*Result, error) {
+	onTrueGap := s.QPTolerance == 0
 	s = s.withDefaults()
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	if s.Solver == OneSlack {
+		return oneSlack(ctx, n, dim, sep, s)
+	}
+	return nSlack(ctx, n, dim, sep, s, onTrueGap)
+}
+
+// nSlack is Tsochantaridis et al.'s Algorithm 1 with one slack per group:
+// for each instance in turn, ask sep for its most violated constraints, add
+// those violated by more than ξ_g + ε, and re-optimise that group's dual
+// variables (the cheap variant of step 10); after each pass the whole
+// working-set dual is re-solved to QPTolerance. With onTrueGap it stops on
+// the true gap instead (see Settings.QPTolerance).
+func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGap bool) (*Result, error) {
 	start := time.Now()
 	ws := newWorkingSet(dim, s.C)
 	var props []structpred.Constraint
 	st := Stats{}
+	// found[g] is the largest violation among the group's proposals in the
+	// current pass: when a pass adds nothing, w did not move during it, so
+	// with an exact oracle these are the true slacks at the final w.
+	found := make([]float64, sep.Groups())
 	gapWithin := false // the previous pass ended with the QP solved to tolerance
 	for st.Iterations < s.MaxIterations {
 		st.Iterations++
 		st.Added = 0
+		clear(found)
 		for i := 0; i < n; i++ {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			var err error
 			props, err = sep.Separate(i, ws.w, ws.slack, props[:0])
+			st.OracleCalls++
 			if err != nil {
 				return nil, fmt.Errorf("instance %d: %w", i, err)
 			}
 			for _, k := range props {
-				if !k.A.IsFinite() || math.IsNaN(k.B) || math.IsInf(k.B, 0) {
-					return nil, fmt.Errorf("instance %d: constraint: %w", i, ErrNotFinite)
+				if err := checkConstraint(k, len(found)); err != nil {
+					return nil, fmt.Errorf("instance %d: %w", i, err)
 				}
-				if k.Violation(ws.w) > ws.slack(k.Group)+s.Epsilon {
+				v := k.Violation(ws.w)
+				found[k.Group] = math.Max(found[k.Group], v)
+				if v > ws.slack(k.Group)+s.Epsilon {
 					ws.add(k)
 					st.Added++
-					ws.optimizeGroup(k.Group, s.QPTolerance, 50)
+					ws.optimizeGroup(k.Group, s.QPTolerance, 50, true)
 				}
 			}
 		}
@@ -134,20 +232,36 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 		// anyway); once a pass adds nothing, solve to tolerance. Convergence
 		// needs both: no constraint added, at a w whose gap is within
 		// tolerance, so a polish that moves w is followed by one more pass.
-		sweeps := sweepsPerPass
+		sweeps, absTol := sweepsPerPass, 0.0
 		if st.Added == 0 {
 			sweeps = maxSweeps
+			if onTrueGap {
+				// The QP need only close what the bound C·G·ε leaves of
+				// the true gap after the cutting-plane part E.
+				bound := s.C * float64(len(found)) * s.Epsilon
+				absTol = bound - s.C*ws.excess(found)
+				wp, d := ws.objectives()
+				gapWithin = wp-d <= absTol // if so w stays, and this pass certifies it
+			}
 		}
+		before := ws.version
 		var err error
-		if st.Primal, st.Dual, _, err = ws.solve(ctx, s.QPTolerance, sweeps); err != nil {
+		if st.WorkingPrimal, st.Dual, _, err = ws.solve(ctx, s.QPTolerance, absTol, sweeps); err != nil {
 			return nil, err
 		}
-		if math.IsNaN(st.Primal) || math.IsInf(st.Primal, 0) {
+		if math.IsNaN(st.WorkingPrimal) || math.IsInf(st.WorkingPrimal, 0) {
 			return nil, fmt.Errorf("pass %d: %w", st.Iterations, ErrNotFinite)
 		}
-		st.Constraints, st.Gap, st.QPUpdates, st.Elapsed = len(ws.cons), st.Primal-st.Dual, ws.updates, time.Since(start)
+		st.Constraints, st.WorkingGap, st.QPUpdates, st.Elapsed = len(ws.cons), st.WorkingPrimal-st.Dual, ws.updates, time.Since(start)
 		st.Converged = st.Added == 0 && gapWithin
-		gapWithin = st.Gap <= s.QPTolerance*math.Max(1, st.Primal)
+		gapWithin = st.WorkingGap <= math.Max(s.QPTolerance*math.Max(1, st.WorkingPrimal), absTol)
+		if st.Converged || st.Iterations == s.MaxIterations {
+			// The pass's proposals certify w when nothing moved it since.
+			certified := st.Added == 0 && ws.version == before && isExact(sep) && s.Certifier == nil
+			if err := st.finish(ctx, n, ws, sep, s, found, certified); err != nil {
+				return nil, err
+			}
+		}
 		if s.Progress != nil {
 			s.Progress(st)
 		}
@@ -156,4 +270,90 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 		}
 	}
 	return &Result{W: ws.w, Stats: st}, nil
+}
+
+// finish sets the true Primal and Gap at the final w: each group's slack is
+// the larger of its working-set slack and the largest violation an oracle
+// pass at w proposed for it (found, from the last pass if certified, else
+// from a certifying pass run here).
+func (st *Stats) finish(ctx context.Context, n int, ws *workingSet, sep Separator, s Settings, found []float64, certified bool) error {
+	if !certified {
+		clear(found) // proposals from earlier in the pass saw another w
+		if err := certify(ctx, n, ws.w, certifier(sep, s), found, st); err != nil {
+			return err
+		}
+	}
+	xi := 0.0
+	for g, v := range found {
+		xi += math.Max(ws.slack(g), v)
+	}
+	st.Primal = 0.5*dot(ws.w, ws.w) + s.C*xi
+	st.Gap = st.Primal - st.Dual
+	st.PrimalExact = s.Certifier != nil || isExact(sep)
+	return nil
+}
+
+// checkConstraint rejects a proposal with a non-finite value or a group
+// outside [0, groups).
+func checkConstraint(k structpred.Constraint, groups int) error {
+	if !k.A.IsFinite() || math.IsNaN(k.B) || math.IsInf(k.B, 0) {
+		return fmt.Errorf("constraint: %w", ErrNotFinite)
+	}
+	if k.Group < 0 || k.Group >= groups {
+		return fmt.Errorf("constraint of group %d outside the separator's %d groups", k.Group, groups)
+	}
+	return nil
+}
+
+// exactness is implemented by separators that can tell whether they find
+// the most violated constraint of every group (approx-slack cannot).
+type exactness interface{ Exact() bool }
+
+// isExact reports whether sep is an exact oracle; separators that do not
+// say are taken to be exact.
+func isExact(sep Separator) bool {
+	e, ok := sep.(exactness)
+	return !ok || e.Exact()
+}
+
+func certifier(sep Separator, s Settings) Separator {
+	if s.Certifier != nil {
+		return s.Certifier
+	}
+	return sep
+}
+
+// certify runs one separation pass at w with every slack taken as zero (so
+// that a filtering separator returns each group's most violated constraint
+// whenever it is violated at all) and raises found[g] to the largest
+// violation proposed for group g.
+func certify(ctx context.Context, n int, w []float64, sep Separator, found []float64, st *Stats) error {
+	zero := func(int) float64 { return 0 }
+	var props []structpred.Constraint
+	for i := 0; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var err error
+		props, err = sep.Separate(i, w, zero, props[:0])
+		st.OracleCalls++
+		if err != nil {
+			return fmt.Errorf("certifying pass, instance %d: %w", i, err)
+		}
+		for _, k := range props {
+			if err := checkConstraint(k, len(found)); err != nil {
+				return fmt.Errorf("certifying pass, instance %d: %w", i, err)
+			}
+			found[k.Group] = math.Max(found[k.Group], k.Violation(w))
+		}
+	}
+	return nil
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for j, x := range a {
+		s += x * b[j]
+	}
+	return s
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/maxmargin/repro/structpred"
@@ -75,7 +76,7 @@ func TestWorkingSetHandSolved(t *testing.T) {
 			for _, k := range tt.cons {
 				ws.add(k)
 			}
-			p, d, _, err := ws.solve(context.Background(), 1e-12, 10000)
+			p, d, _, err := ws.solve(context.Background(), 1e-12, 0, 10000)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,8 +127,8 @@ func TestCuttingPlaneReachesObjective(t *testing.T) {
 			if !res.Converged {
 				t.Errorf("%s C=%v: not converged after %d passes", trainer, c, res.Iterations)
 			}
-			if res.Gap < -1e-9 || res.Gap > 1e-7*math.Max(1, res.Primal)+1e-9 {
-				t.Errorf("%s C=%v: working-set gap %v (primal %v)", trainer, c, res.Gap, res.Primal)
+			if res.WorkingGap < -1e-9 || res.WorkingGap > 1e-7*math.Max(1, res.WorkingPrimal)+1e-9 {
+				t.Errorf("%s C=%v: working-set gap %v (primal %v)", trainer, c, res.WorkingGap, res.WorkingPrimal)
 			}
 			// ApproxSlack's oracle is a heuristic, so the full-set bound is
 			// only promised for the exact ones.
@@ -139,6 +140,9 @@ func TestCuttingPlaneReachesObjective(t *testing.T) {
 				formulation = Slack
 			}
 			full := m.truePrimal(formulation, res.W, c)
+			if math.Abs(res.Primal-full) > 1e-9*math.Max(1, full) || res.Gap != res.Primal-res.Dual {
+				t.Errorf("%s C=%v: reported primal %v (gap %v), enumerated %v", trainer, c, res.Primal, res.Gap, full)
+			}
 			bound := c*float64(m.Len())*1e-3 + 1e-6*math.Max(1, full)
 			if full-res.Dual > bound || full-res.Dual < -1e-6 {
 				t.Errorf("%s C=%v: full primal %v − dual %v = %v, want in [0, %v]", trainer, c, full, res.Dual, full-res.Dual, bound)
@@ -173,12 +177,14 @@ func TestCuttingPlaneSeparatesSeparableProblem(t *testing.T) {
 
 func TestCuttingPlaneStopsOnCancel(t *testing.T) {
 	t.Parallel()
-	m := separableToy(rand.New(rand.NewPCG(1, 1)), 10, 3, 3)
-	sep, _ := NewSeparator[int](Margin, m, 0.01)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := CuttingPlane(ctx, m.Len(), m.Dim(), sep, Settings{C: 1}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v, want context.Canceled", err)
+	for _, solver := range Solvers() {
+		m := separableToy(rand.New(rand.NewPCG(1, 1)), 10, 3, 3)
+		sep, _ := NewSeparator[int](Margin, m, 0.01)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := CuttingPlane(ctx, m.Len(), m.Dim(), sep, Settings{C: 1, Solver: solver}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: err = %v, want context.Canceled", solver, err)
+		}
 	}
 }
 
@@ -186,9 +192,9 @@ func TestCuttingPlaneRejectsBadSettings(t *testing.T) {
 	t.Parallel()
 	m := separableToy(rand.New(rand.NewPCG(1, 1)), 10, 3, 3)
 	sep, _ := NewSeparator[int](Margin, m, 0.01)
-	for _, c := range []float64{0, -1, math.NaN(), math.Inf(1)} {
-		if _, err := CuttingPlane(context.Background(), m.Len(), m.Dim(), sep, Settings{C: c}); err == nil {
-			t.Errorf("C=%v accepted", c)
+	for _, s := range []Settings{{C: 0}, {C: -1}, {C: math.NaN()}, {C: math.Inf(1)}, {C: 1, Solver: "two-slack"}} {
+		if _, err := CuttingPlane(context.Background(), m.Len(), m.Dim(), sep, s); err == nil {
+			t.Errorf("%+v accepted", s)
 		}
 	}
 }
@@ -227,13 +233,36 @@ func (m nanModel) DeltaFeatures(i, y int) structpred.SparseVec {
 func TestCuttingPlaneRejectsNaN(t *testing.T) {
 	t.Parallel()
 	m := nanModel{separableToy(rand.New(rand.NewPCG(2, 2)), 10, 3, 3)}
-	sep, err := NewSeparator[int](Margin, m, 0.01)
-	if err != nil {
-		t.Fatal(err)
+	for _, solver := range Solvers() {
+		sep, err := NewSeparator[int](Margin, m, 0.01)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := CuttingPlane(context.Background(), m.Len(), m.Dim(), sep, Settings{C: 1, Solver: solver}); !errors.Is(err, ErrNotFinite) {
+			t.Fatalf("%s: err = %v, want ErrNotFinite", solver, err)
+		}
 	}
-	if _, err := CuttingPlane(context.Background(), m.Len(), m.Dim(), sep, Settings{C: 1}); !errors.Is(err, ErrNotFinite) {
-		t.Fatalf("err = %v, want ErrNotFinite", err)
+}
+
+// A separator whose constraint names a group outside its Groups() is an
+// error, not an index panic, for both solvers.
+func TestCuttingPlaneRejectsGroupOutOfRange(t *testing.T) {
+	t.Parallel()
+	for _, solver := range Solvers() {
+		_, err := CuttingPlane(context.Background(), 1, 1, badGroup{}, Settings{C: 1, Solver: solver})
+		if err == nil || !strings.Contains(err.Error(), "group 3") {
+			t.Errorf("%s: err = %v, want one naming group 3", solver, err)
+		}
 	}
+}
+
+// badGroup declares one group but proposes a constraint of group 3.
+type badGroup struct{}
+
+func (badGroup) Groups() int { return 1 }
+
+func (badGroup) Separate(_ int, _ []float64, _ func(int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error) {
+	return append(dst, structpred.Constraint{Group: 3, A: vec([]int32{0}, []float64{1}), B: 1}), nil
 }
 
 // The dual solver itself honours cancellation (a final solve can take
@@ -245,7 +274,7 @@ func TestWorkingSetSolveStopsOnCancel(t *testing.T) {
 	ws.add(structpred.Constraint{Group: 1, A: vec([]int32{0, 1}, []float64{1, 1}), B: 3})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, sweeps, err := ws.solve(ctx, 1e-12, 10000); !errors.Is(err, context.Canceled) || sweeps != 0 {
+	if _, _, sweeps, err := ws.solve(ctx, 1e-12, 0, 10000); !errors.Is(err, context.Canceled) || sweeps != 0 {
 		t.Fatalf("err = %v after %d sweeps, want context.Canceled at once", err, sweeps)
 	}
 }

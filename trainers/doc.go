@@ -1,9 +1,8 @@
 // Package trainers learns the weight vector of a linear structured model.
 //
 // The cutting-plane trainers (margin scaling, slack scaling, ApproxSlack and
-// PosLearn) share one solver, CuttingPlane: Tsochantaridis et al. (2004),
-// Algorithm 1, with one slack variable per group, over a working set of
-// constraints of the single form
+// PosLearn) share one entry point, CuttingPlane, over constraints of the
+// single form
 //
 //	w·a_j ≥ b_j − ξ_g(j),   ξ_g ≥ 0,
 //
@@ -16,9 +15,27 @@
 //	approx-slack  instance i            L_i(y)·δf_i(y)      L_i(y)
 //	poslearn      (instance i, pos c)   L_ic(y_c)·δf_i(y)   L_ic(y_c)
 //
-// with δf_i(y) = f(x_i, y_i) − f(x_i, y). The dual of the working-set QP is
-// solved by exact block coordinate ascent (see workingSet); every result
-// reports iterations, constraints, primal and dual objective and their gap.
+// with δf_i(y) = f(x_i, y_i) − f(x_i, y). Two solvers reach the same
+// optimum (Settings.Solver):
+//
+//   - n-slack (the default, the papers' formulation): Tsochantaridis et
+//     al. (2004), Algorithm 1, one slack per group, the working-set dual
+//     solved by exact block coordinate ascent (see workingSet). By default
+//     it stops on the true gap: when a pass adds no constraint and the
+//     working-set gap plus the cutting-plane part of the true gap is within
+//     C·G·ε (G groups).
+//   - one-slack: Joachims, Finley & Yu (2009), one slack shared by joint
+//     constraints that sum every group's most violated constraint, a small
+//     dense dual with a cached Gram matrix, inactive constraints dropped
+//     and a per-instance constraint cache that spares most oracle calls. It
+//     stops when an oracle pass's joint constraint is within G·ε of the
+//     slack, the same C·G·ε bound.
+//
+// Every result reports Primal, the true primal at the returned w (every
+// group's slack over the full constraint set, from one exact separation
+// pass, or for ApproxSlack from a Settings.Certifier), the working-set Dual
+// and their Gap, which bounds the sub-optimality; the working-set figures
+// are WorkingPrimal and WorkingGap.
 //
 // The other seed papers' trainers share the model interfaces but not the
 // solver: Perceptron (averaged, with the lazy-update trick), MIRA (k-best,

@@ -17,14 +17,22 @@ import (
 // where α_slack is a virtual coordinate with a = 0, b = 0: moving mass between
 // the most and least violated members (the slack included) is what keeps the
 // solver from stalling once a group's budget C is exhausted.
+//
+// Each group caches its members' violations b_j − w·a_j together with the
+// version of w they were computed at. A group's own pair steps keep the cache
+// exact through its Gram matrix (and advance it to the new version), so the
+// sparse dot products against w are redone only when w has moved because of
+// another group since the group was last looked at: asking for a group's
+// slack, checking a proposal against it and optimising it right after a
+// constraint was added cost one set of dot products instead of three.
 type workingSet struct {
 	c       float64
 	w       []float64
+	version uint64 // incremented whenever w moves
 	cons    []constraint
 	groups  map[int]*group
-	order   []int     // groups in first-seen order, for deterministic sweeps
-	grad    []float64 // scratch: b_j − w·a_j of the group being optimised
-	updates int       // pair steps taken, for reporting
+	order   []int // groups in first-seen order, for deterministic sweeps
+	updates int   // pair steps taken, for reporting
 }
 
 type constraint struct {
@@ -38,6 +46,15 @@ type constraint struct {
 type group struct {
 	members []int // indices into cons, in insertion order
 	gram    [][]float64
+	grad    []float64 // b_j − w·a_j per member, exact while at == version
+	at      uint64    // the version of w that grad was computed at
+	sum     float64   // Σ_{j∈g} α_j
+	// shrunk marks members at α = 0 whose violation was, at the group's last
+	// full visit, below every member that could give up mass (KKT-optimal
+	// at their bound, as in LIBSVM's shrinking): partial visits neither
+	// re-dot nor consider them, and partial says grad is stale for them.
+	shrunk  []bool
+	partial bool
 }
 
 func newWorkingSet(dim int, c float64) *workingSet {
@@ -48,10 +65,14 @@ func newWorkingSet(dim int, c float64) *workingSet {
 func (s *workingSet) add(k structpred.Constraint) {
 	g, ok := s.groups[k.Group]
 	if !ok {
-		g = &group{}
+		g = &group{at: s.version}
 		s.groups[k.Group] = g
 		s.order = append(s.order, k.Group)
 	}
+	if g.at == s.version { // keep the cache exact: one dot for the newcomer
+		g.grad = append(g.grad, k.Violation(s.w))
+	}
+	g.shrunk = append(g.shrunk, false)
 	row := make([]float64, len(g.members)+1)
 	for m, j := range g.members {
 		row[m] = k.A.DotSparse(s.cons[j].A)
@@ -63,33 +84,95 @@ func (s *workingSet) add(k structpred.Constraint) {
 	s.cons = append(s.cons, constraint{Constraint: k})
 }
 
+// refresh makes g's cached violations exact at the current w, re-dotting its
+// constraints only if w moved since they were computed.
+func (s *workingSet) refresh(g *group) {
+	if g.at == s.version && len(g.grad) == len(g.members) && !g.partial {
+		return
+	}
+	g.grad = g.grad[:0]
+	for _, j := range g.members {
+		g.grad = append(g.grad, s.cons[j].Violation(s.w))
+	}
+	g.at, g.partial = s.version, false
+}
+
+// refreshLive is refresh for the members that are not shrunk only.
+func (s *workingSet) refreshLive(g *group) {
+	if g.at == s.version && len(g.grad) == len(g.members) {
+		return
+	}
+	for len(g.grad) < len(g.members) {
+		g.grad = append(g.grad, 0) // a newcomer: never shrunk, set below
+	}
+	for k, j := range g.members {
+		if g.shrunk[k] {
+			g.partial = true
+			continue
+		}
+		g.grad[k] = s.cons[j].Violation(s.w)
+	}
+	g.at = s.version
+}
+
 // slack returns ξ_g = max(0, max_{j∈g} b_j − w·a_j) over the working set.
 func (s *workingSet) slack(g int) float64 {
-	xi := 0.0
 	grp, ok := s.groups[g]
 	if !ok {
 		return 0 // no constraint yet: ξ_g = 0
 	}
-	for _, j := range grp.members {
-		xi = math.Max(xi, s.cons[j].Violation(s.w))
+	s.refresh(grp)
+	xi := 0.0
+	for _, v := range grp.grad {
+		xi = math.Max(xi, v)
 	}
 	return xi
 }
 
 // optimizeGroup runs pair steps on group g until its KKT violation is below
-// tol or maxSteps steps were taken. It returns the number of steps taken.
-func (s *workingSet) optimizeGroup(gi int, tol float64, maxSteps int) int {
+// tol or maxSteps steps were taken, and returns the number of steps taken.
+// A full visit considers every member and then re-marks the shrunk ones; a
+// partial visit skips the shrunk members.
+func (s *workingSet) optimizeGroup(gi int, tol float64, maxSteps int, full bool) int {
 	g := s.groups[gi]
+	if full {
+		s.refresh(g)
+		clear(g.shrunk)
+	} else {
+		s.refreshLive(g)
+	}
+	steps := s.pairSteps(g, tol, maxSteps)
+	if full {
+		s.shrink(g, tol)
+	}
+	return steps
+}
+
+// shrink marks the members at α = 0 whose violation is below, by more than
+// tol, the smallest one among the members that hold mass (the virtual slack,
+// at 0, among them while the budget is not spent): no pair step can raise
+// them until w moves that far.
+func (s *workingSet) shrink(g *group, tol float64) {
+	floor := math.Inf(1)
+	if s.c-g.sum > 0 {
+		floor = 0
+	}
+	for k, j := range g.members {
+		if s.cons[j].alpha > 0 {
+			floor = math.Min(floor, g.grad[k])
+		}
+	}
+	for k, j := range g.members {
+		g.shrunk[k] = s.cons[j].alpha == 0 && g.grad[k] < floor-tol
+	}
+}
+
+// pairSteps is optimizeGroup's loop over the members not shrunk.
+func (s *workingSet) pairSteps(g *group, tol float64, maxSteps int) int {
 	idx := g.members
-	if cap(s.grad) < len(idx) {
-		s.grad = make([]float64, len(idx))
-	}
-	grad := s.grad[:len(idx)]
-	sum := 0.0
-	for k, j := range idx {
-		grad[k] = s.cons[j].Violation(s.w)
-		sum += s.cons[j].alpha
-	}
+	grad := g.grad
+	sum := g.sum
+	defer func() { g.sum = sum }()
 	const slackIdx = -1
 	for step := 0; step < maxSteps; step++ {
 		slackAlpha := s.c - sum
@@ -101,6 +184,9 @@ func (s *workingSet) optimizeGroup(gi int, tol float64, maxSteps int) int {
 			gDown = 0
 		}
 		for k, j := range idx {
+			if g.shrunk[k] {
+				continue
+			}
 			if grad[k] > gUp {
 				up, gUp = k, grad[k]
 			}
@@ -128,6 +214,10 @@ func (s *workingSet) optimizeGroup(gi int, tol float64, maxSteps int) int {
 		if t <= 0 {
 			return step
 		}
+		// grad stays exact through the Gram matrix: advance w's version
+		// and the group's stamp together.
+		s.version++
+		g.at = s.version
 		// w moves by t·(a_up − a_down); every gradient b_k − w·a_k moves by
 		// −t·(a_k·a_up − a_k·a_down).
 		if up != slackIdx {
@@ -175,19 +265,22 @@ func (s *workingSet) objectives() (primal, dual float64) {
 }
 
 // solve sweeps the groups until the primal-dual gap is at most
-// relTol·max(1, primal) or maxSweeps sweeps have run, or ctx is done. It
+// max(relTol·max(1, primal), absTol) or maxSweeps sweeps have run, or ctx
+// is done. It
 // returns the final primal, dual and the number of sweeps.
 //
-// Two economies keep sweeps cheap without touching the answer: the exact
+// Three economies keep sweeps cheap without touching the answer: the exact
 // objectives (a pass over every constraint) are computed only when a sweep
-// took no step or every checkEvery sweeps, and groups already optimal on
-// their last two visits are skipped (shrinking) except on those check sweeps.
-// Termination is always decided by the exact gap.
-func (s *workingSet) solve(ctx context.Context, relTol float64, maxSweeps int) (primal, dual float64, sweeps int, err error) {
+// took no step or every checkEvery sweeps; groups already optimal on their
+// last two visits are skipped except on those check sweeps; and between
+// check sweeps a group's shrunk members are neither re-dotted nor
+// considered. Check sweeps visit every member of every group, and
+// termination is always decided by the exact gap.
+func (s *workingSet) solve(ctx context.Context, relTol, absTol float64, maxSweeps int) (primal, dual float64, sweeps int, err error) {
 	const checkEvery = 10
 	primal, dual = s.objectives()
 	quiet := make(map[int]int, len(s.order))
-	for sweeps = 0; primal-dual > relTol*math.Max(1, primal) && sweeps < maxSweeps; {
+	for sweeps = 0; primal-dual > math.Max(relTol*math.Max(1, primal), absTol) && sweeps < maxSweeps; {
 		// A final solve can run for minutes at large C; stay interruptible.
 		if err := ctx.Err(); err != nil {
 			return primal, dual, sweeps, err
@@ -197,14 +290,14 @@ func (s *workingSet) solve(ctx context.Context, relTol float64, maxSweeps int) (
 		// wastes steps on blocks that the next sweep perturbs again, so τ
 		// follows the current gap down to the target.
 		groups := s.c * float64(len(s.order))
-		kkt := math.Max(relTol*math.Max(1, primal), 0.1*(primal-dual)) / groups
+		kkt := math.Max(math.Max(relTol*math.Max(1, primal), absTol), 0.1*(primal-dual)) / groups
 		full := sweeps%checkEvery == 0
 		moved := false
 		for _, g := range s.order {
 			if !full && quiet[g] >= 2 {
 				continue
 			}
-			if s.optimizeGroup(g, kkt, 20) > 0 {
+			if s.optimizeGroup(g, kkt, 20, full) > 0 {
 				quiet[g], moved = 0, true
 			} else {
 				quiet[g]++
@@ -216,4 +309,14 @@ func (s *workingSet) solve(ctx context.Context, relTol float64, maxSweeps int) (
 		}
 	}
 	return primal, dual, sweeps, nil
+}
+
+// excess returns Σ_g max(0, found[g] − ξ_g): how far the largest violations
+// an oracle pass at the current w found exceed the working-set slacks.
+func (s *workingSet) excess(found []float64) float64 {
+	var e float64
+	for g, v := range found {
+		e += math.Max(0, v-s.slack(g))
+	}
+	return e
 }

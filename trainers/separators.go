@@ -134,6 +134,10 @@ const golden = 24
 
 func (s *approxSlackSeparator[Y]) Groups() int { return s.m.Len() }
 
+// Exact is false: the λ search can miss the most violated labeling (Claim
+// 3.3), so CuttingPlane's true primal needs a Settings.Certifier.
+func (s *approxSlackSeparator[Y]) Exact() bool { return false }
+
 func (s *approxSlackSeparator[Y]) Separate(i int, w []float64, slack func(int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error) {
 	xi := slack(i)
 	sTruth := s.m.Score(i, w, s.m.Truth(i))
