@@ -109,11 +109,19 @@ type TrainerSpec struct {
 	Label string `yaml:"label,omitempty"`
 	// C is the grid of regularisation trade-offs; one value means no search.
 	C []float64 `yaml:"C,omitempty"`
+	// CPerExample makes C weigh the mean of the losses instead of their sum
+	// (SVM-struct's convention): the trainer uses C/n for n training
+	// instances, so a C chosen on the validation part means the same on
+	// the whole training part.
+	CPerExample bool `yaml:"C_per_example,omitempty"`
 	// Grid, if set, widens the C grid while validation chooses its edge.
-	Grid          *GridSpec `yaml:"grid,omitempty"`
-	Epsilon       float64   `yaml:"epsilon,omitempty"`
-	QPTolerance   float64   `yaml:"qp_tolerance,omitempty"`
-	MaxIterations int       `yaml:"max_iterations,omitempty"`
+	Grid *GridSpec `yaml:"grid,omitempty"`
+	// Cutting-plane trainers: the solver (n-slack, the paper's, or
+	// one-slack) and its tolerances.
+	Solver        string  `yaml:"solver,omitempty"`
+	Epsilon       float64 `yaml:"epsilon,omitempty"`
+	QPTolerance   float64 `yaml:"qp_tolerance,omitempty"`
+	MaxIterations int     `yaml:"max_iterations,omitempty"`
 	// Online trainers (perceptron, mira, subgradient).
 	Epochs  int   `yaml:"epochs,omitempty"`
 	K       int   `yaml:"k,omitempty"`       // MIRA's k best labelings
@@ -564,6 +572,8 @@ func trainerSettings() map[string][]string {
 	online := trainers.OnlineTrainers()
 	loglin := trainers.LogLinearTrainers()
 	return map[string][]string{
+		"solver":         cp,
+		"C_per_example":  slices.Concat(cp, []string{trainers.SubgradientName}, loglin),
 		"epsilon":        cp,
 		"qp_tolerance":   cp,
 		"max_iterations": slices.Concat(cp, loglin),
@@ -633,6 +643,8 @@ func (c *Config) validateTrainers() error {
 			return c.fail(at{"trainers", i}, "entropy-margin needs beta > 0 (the inverse temperature)")
 		case t.LossScale != nil && (!(*t.LossScale >= 0) || math.IsInf(*t.LossScale, 0)):
 			return c.fail(p("loss_scale"), "must be non-negative and finite, got %v", *t.LossScale)
+		case c.has("trainers", i, "solver") && !slices.Contains(trainers.Solvers(), t.Solver):
+			return c.fail(p("solver"), "unknown solver %q%s (known: %s)", t.Solver, suggest(t.Solver, trainers.Solvers()), strings.Join(trainers.Solvers(), ", "))
 		case c.has("trainers", i, "rescaling") && t.Rescaling != trainers.Margin && t.Rescaling != trainers.Slack:
 			return c.fail(p("rescaling"), "must be margin or slack, got %q", t.Rescaling)
 		}
@@ -1031,45 +1043,37 @@ func flowScalarLists(n *yaml.Node) {
 	}
 }
 
-// effective fills in the documented defaults of the settings that apply to
-// the trainer (see package trainers: Settings, OnlineSettings, CRFSettings).
+// effective fills in the defaults of the settings that apply to the
+// trainer, as package trainers resolves them (Settings, OnlineSettings and
+// CRFSettings .Resolved), so the effective config and the unit keys show
+// what training uses. A cutting-plane qp_tolerance stays unset: unset
+// selects the solver's true-gap stopping rule.
 func (t TrainerSpec) effective() TrainerSpec {
 	t.C = slices.Clone(t.C)
-	orInt := func(v *int, def int) {
-		if *v == 0 {
-			*v = def
-		}
-	}
-	orFloat := func(v *float64, def float64) {
-		if *v == 0 {
-			*v = def
-		}
-	}
 	switch {
 	case slices.Contains(trainers.CuttingPlaneTrainers(), t.Name):
-		orFloat(&t.Epsilon, 0.01)
-		orFloat(&t.QPTolerance, 1e-4)
-		orInt(&t.MaxIterations, 500)
+		s := trainers.Settings{Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations, Solver: t.Solver}.Resolved()
+		t.Epsilon, t.MaxIterations, t.Solver = s.Epsilon, s.MaxIterations, s.Solver
 	case slices.Contains(trainers.OnlineTrainers(), t.Name):
-		orInt(&t.Epochs, 10)
+		s := trainers.OnlineSettings{Epochs: t.Epochs, K: t.K}.Resolved(t.Name)
+		t.Epochs = s.Epochs
 		if t.Name == trainers.MIRAName {
-			orInt(&t.K, 5)
+			t.K = s.K
 		}
 		if t.Average == nil {
-			avg := t.Name != trainers.SubgradientName
+			avg := s.Average == trainers.AverageOn
 			t.Average = &avg
 		}
-	case t.Name == trainers.EntropyMarginName:
-		orInt(&t.MaxIterations, 1000)
-		if t.LossScale == nil {
-			one := 1.0
-			t.LossScale = &one
+	case slices.Contains(trainers.LogLinearTrainers(), t.Name):
+		s := trainers.CRFSettings{MaxIterations: t.MaxIterations, Rescaling: t.Rescaling}.Resolved()
+		t.MaxIterations = s.MaxIterations
+		if t.Name == trainers.EntropyMarginName {
+			t.Rescaling = s.Rescaling
+			if t.LossScale == nil {
+				one := 1.0
+				t.LossScale = &one
+			}
 		}
-		if t.Rescaling == "" {
-			t.Rescaling = trainers.Margin
-		}
-	case t.Name == trainers.CRFName:
-		orInt(&t.MaxIterations, 1000)
 	}
 	return t
 }

@@ -351,10 +351,13 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 	var units []unitSpec
 	for _, d := range r.data {
 		for _, task := range r.cfg.Tasks {
-			for _, t := range r.cfg.Trainers {
-				if r.unsupported[[2]string{t.Name, task}] {
+			for _, entry := range r.cfg.Trainers {
+				if r.unsupported[[2]string{entry.Name, task}] {
 					continue
 				}
+				// Keys hold the settings training uses, defaults resolved,
+				// so spelling a default out (config.yaml does) changes nothing.
+				t := entry.effective()
 				for _, frac := range r.cfg.Splits.TrainFractions {
 					for k := range r.cfg.Splits.Count {
 						if len(units)%planCheckEvery == 0 && ctx.Err() != nil {
@@ -365,7 +368,7 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 							Trainer: t.Name, Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations,
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
 							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Epochs: t.Epochs, K: t.K, Average: t.Average, Beta: t.Beta, LossScale: t.LossScale, Rescaling: t.Rescaling,
-							Label: t.Display(),
+							Solver: t.Solver, CPerExample: t.CPerExample, Label: t.Display(),
 						}
 						if phase == phaseTest {
 							c, ok := chosen[groupOf(u)]
@@ -688,7 +691,9 @@ func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 		TokenError: res.TokenError, SpanF1: res.SpanF1, SegmentError: res.SegmentError,
 		TrainSeconds: res.TrainSeconds, CPUSeconds: res.CPUSeconds,
 		Iterations: res.Iterations, Constraints: res.Constraints,
-		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Version: res.Version,
+		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,
+		WorkingPrimal: res.WorkingPrimal, WorkingGap: res.WorkingGap, PrimalExact: res.PrimalExact, OracleCalls: res.OracleCalls,
+		Version: res.Version,
 	}
 }
 

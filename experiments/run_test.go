@@ -541,3 +541,77 @@ func TestRunGridExtension(t *testing.T) {
 		}
 	}
 }
+
+// Unit keys hold effective settings: a config that spells a default out
+// plans the same units as one that leaves it unset.
+func TestUnitKeysIgnoreSpelledOutDefaults(t *testing.T) {
+	t.Parallel()
+	keys := func(text string) []string {
+		cfg := mustConfig(t, text)
+		r := &runner{cfg: cfg, data: []*preparedData{{name: "synthetic", hash: "h"}}}
+		units, err := r.plan(context.Background(), phaseValidate, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, u := range units {
+			out = append(out, u.key())
+		}
+		return out
+	}
+	plain := keys(smallConfig)
+	spelled := keys(strings.Replace(smallConfig, "  - name: margin\n    C: [0.1, 1]\n",
+		"  - name: margin\n    C: [0.1, 1]\n    solver: n-slack\n    epsilon: 0.01\n    max_iterations: 500\n", 1))
+	if !slices.Equal(plain, spelled) {
+		t.Errorf("spelling defaults out changed the unit keys:\n%v\n%v", plain, spelled)
+	}
+	other := keys(strings.Replace(smallConfig, "  - name: margin\n    C: [0.1, 1]\n",
+		"  - name: margin\n    C: [0.1, 1]\n    solver: one-slack\n", 1))
+	if slices.Equal(plain, other) {
+		t.Error("the one-slack solver did not change the margin unit keys")
+	}
+}
+
+// C_per_example divides C by the training set size: C = c·n per example is
+// the same training as C = c on the sum, bit for bit.
+func TestRunCPerExample(t *testing.T) {
+	t.Parallel()
+	run := func(text string) []report.Run {
+		dir := t.TempDir()
+		cfg := mustConfig(t, text)
+		if _, err := Run(context.Background(), cfg, Options{OutDir: dir, Workers: 2}); err != nil {
+			t.Fatal(err)
+		}
+		return readRuns(t, dir)
+	}
+	base := strings.Replace(smallConfig, "compare:\n  - [poslearn, margin]\n", "", 1)
+	base = strings.Replace(base, "  - name: poslearn\n    C: [0.1, 1]\n", "  - name: subgradient\n    C: [0.1]\n    epochs: 3\n", 1)
+	sum := run(strings.Replace(base, "C: [0.1, 1]", "C: [0.1]", 1))
+	// Test units train on 20 sequences (half of 40).
+	mean := run(strings.NewReplacer("C: [0.1, 1]", "C: [2]\n    C_per_example: true", "C: [0.1]\n    epochs: 3", "C: [2]\n    C_per_example: true\n    epochs: 3").Replace(base))
+	if len(sum) != len(mean) || len(sum) == 0 {
+		t.Fatalf("%d and %d runs", len(sum), len(mean))
+	}
+	for i := range sum {
+		a, b := sum[i], mean[i]
+		if a.TrainSize != 20 || a.TokenError != b.TokenError || a.SpanF1 != b.SpanF1 || a.Primal != b.Primal {
+			t.Errorf("%s split %d: sum-C %+v vs mean-C %+v", a.Trainer, a.Split, a, b)
+		}
+	}
+}
+
+// A one-slack margin unit trains and reports the true objective figures.
+func TestRunOneSlackSolver(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	text := strings.Replace(smallConfig, "  - name: margin\n    C: [0.1, 1]\n", "  - name: margin\n    C: [0.1, 1]\n    solver: one-slack\n", 1)
+	if _, err := Run(context.Background(), mustConfig(t, text), Options{OutDir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range readRuns(t, dir) {
+		if r.OracleCalls == 0 || !r.PrimalExact || r.Gap < -1e-9 || r.WorkingPrimal > r.Primal+1e-9 {
+			t.Errorf("%s split %d: oracle calls %d, exact %v, gap %v, working primal %v > primal %v",
+				r.Trainer, r.Split, r.OracleCalls, r.PrimalExact, r.Gap, r.WorkingPrimal, r.Primal)
+		}
+	}
+}

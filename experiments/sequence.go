@@ -41,6 +41,7 @@ func scored(train, eval []int, counts *metrics.Counts, res *trainers.Result, cos
 		TokenError: counts.TokenError(), SpanF1: counts.SpanF1(),
 		TrainSeconds: cost.Wall, CPUSeconds: cost.CPU, Iterations: res.Iterations, Constraints: res.Constraints,
 		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,
+		WorkingPrimal: res.WorkingPrimal, WorkingGap: res.WorkingGap, PrimalExact: res.PrimalExact, OracleCalls: res.OracleCalls,
 	}
 }
 
@@ -71,7 +72,8 @@ func runSequenceUnit(ctx context.Context, d *preparedData, u unitSpec, train, ev
 // trainUnit trains model m with the unit's trainer and settings, and
 // measures what the training cost. C maps to every trainer's own
 // regularisation so that one grid means the same objective scale
-// ½‖w‖² + C Σ_i loss_i throughout (subgradient: λ = 1/(C·n)).
+// ½‖w‖² + C Σ_i loss_i throughout (subgradient: λ = 1/(C·n)); with
+// C_per_example the scale is ½‖w‖² + C·mean_i loss_i, i.e. C/n.
 func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*trainers.Result, timing, error) {
 	var res *trainers.Result
 	cost, err := timed(func() (err error) {
@@ -86,6 +88,10 @@ func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*tr
 
 // fit dispatches to the unit's trainer.
 func fit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (res *trainers.Result, err error) {
+	c := u.C
+	if u.CPerExample && m.Len() > 0 {
+		c /= float64(m.Len())
+	}
 	switch u.Trainer {
 	case trainers.PerceptronName, trainers.MIRAName, trainers.SubgradientName:
 		s := trainers.OnlineSettings{Epochs: u.Epochs, Seed: u.Seed + uint64(u.Split), K: u.K, C: u.C}
@@ -99,13 +105,13 @@ func fit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (res *trai
 		case trainers.PerceptronName:
 			res, err = trainers.Perceptron(ctx, m, s)
 		case trainers.MIRAName:
-			res, err = trainers.MIRA(ctx, m, s)
+			res, err = trainers.MIRA(ctx, m, s) // C bounds each example's duals: per example already
 		default:
-			s.C, s.Lambda = 0, 1/(u.C*float64(m.Len()))
+			s.C, s.Lambda = 0, 1/(c*float64(m.Len()))
 			res, err = trainers.Subgradient(ctx, m, s)
 		}
 	case trainers.CRFName, trainers.EntropyMarginName:
-		s := trainers.CRFSettings{Beta: u.Beta, Rescaling: u.Rescaling, C: u.C, MaxIterations: u.MaxIterations}
+		s := trainers.CRFSettings{Beta: u.Beta, Rescaling: u.Rescaling, C: c, MaxIterations: u.MaxIterations}
 		if u.Trainer == trainers.EntropyMarginName {
 			s.LossScale = 1
 		}
@@ -114,11 +120,17 @@ func fit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (res *trai
 		}
 		res, err = trainers.CRF(ctx, m, s)
 	default:
-		s := trainers.Settings{C: u.C, Epsilon: u.Epsilon, QPTolerance: u.QPTolerance, MaxIterations: u.MaxIterations}
+		s := trainers.Settings{C: c, Epsilon: u.Epsilon, QPTolerance: u.QPTolerance, MaxIterations: u.MaxIterations, Solver: u.Solver}
 		var sep trainers.Separator
-		if sep, err = trainers.NewSeparator(u.Trainer, m, s.Epsilon); err == nil {
-			res, err = trainers.CuttingPlane(ctx, m.Len(), m.Dim(), sep, s)
+		if sep, err = trainers.NewSeparator(u.Trainer, m, s.Epsilon); err != nil {
+			return nil, err
 		}
+		if u.Trainer == trainers.ApproxSlack {
+			// The approximate oracle cannot certify its own slacks; the exact
+			// one does, where the task can count losses (Primal is then exact).
+			s.Certifier, _ = trainers.NewSeparator(trainers.Slack, m, s.Epsilon)
+		}
+		res, err = trainers.CuttingPlane(ctx, m.Len(), m.Dim(), sep, s)
 	}
 	return res, err
 }

@@ -261,7 +261,7 @@ func TestEffective(t *testing.T) {
 		"# The effective config of configs/s.yaml",
 		"validation_fraction: 0.25",
 		"window: 1", "affixes: 3", "edges: true",
-		"epsilon: 0.01", "qp_tolerance: 0.0001", "max_iterations: 500", // margin
+		"solver: n-slack", "epsilon: 0.01", "max_iterations: 500", // margin (qp_tolerance unset: the true-gap rule)
 		"epochs: 10", "k: 3", "average: true", // mira: k as typed, epochs by default
 		"loss_scale: 1", "rescaling: margin", "max_iterations: 1000", // entropy-margin
 		"noise: 0.3", "stay: 0.8", "min_len: 8", "max_len: 20", "vocab: 50",

@@ -25,7 +25,9 @@ const (
 
 // schemaVersion is part of every unit key: bump it when a change to the code
 // changes what a unit computes, so stale cached units are not reused.
-const schemaVersion = 1
+// Version 2: the cutting-plane solver stops on the true gap and reports the
+// true primal, and unit specs hold effective settings (defaults resolved).
+const schemaVersion = 2
 
 // unitSpec identifies one training-and-evaluation run completely; its hash is
 // the unit's key in the cache.
@@ -57,6 +59,10 @@ type unitSpec struct {
 	Beta      float64  `json:"beta,omitempty"`
 	LossScale *float64 `json:"loss_scale,omitempty"`
 	Rescaling string   `json:"rescaling,omitempty"`
+	// Solver is the cutting-plane solver (n-slack or one-slack).
+	Solver string `json:"solver,omitempty"`
+	// CPerExample makes C weigh the mean loss (C/n) instead of the sum.
+	CPerExample bool `json:"C_per_example,omitempty"`
 	// Label is the config entry's display name (TrainerSpec.Display). It
 	// only names results, so it stays out of the key.
 	Label string `json:"-"`
@@ -130,7 +136,13 @@ type unitResult struct {
 	Dual         float64 `json:"dual"`
 	Gap          float64 `json:"gap"`
 	Converged    bool    `json:"converged"`
-	Version      string  `json:"version,omitempty"`
+	// Cutting-plane units: the working-set figures beside the true ones
+	// above, whether the true primal's slacks are exact, and oracle calls.
+	WorkingPrimal float64 `json:"working_primal,omitempty"`
+	WorkingGap    float64 `json:"working_gap,omitempty"`
+	PrimalExact   bool    `json:"primal_exact,omitempty"`
+	OracleCalls   int     `json:"oracle_calls,omitempty"`
+	Version       string  `json:"version,omitempty"`
 	// Segmentation only: the maximum segment length chosen from the training
 	// data, and how many true segments exceed it (kept in training, never
 	// predictable at test time).

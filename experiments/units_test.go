@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,7 +71,7 @@ func TestDecodeUnitRejectsInvalidFiles(t *testing.T) {
 		{"empty training set, no checksum", edit(t, legacy, `"train_size":20`, `"train_size":0`), key, "both must be positive"},
 		{"spec edited, no checksum", edit(t, legacy, `"C":1`, `"C":10`), key, "does not hash to its key"},
 		{"another unit's file", enc, "0123456789abcdef", "want \"0123456789abcdef\""},
-		{"old schema", otherEnc, otherSchema.Key, "schema 2, current is 1"},
+		{"old schema", otherEnc, otherSchema.Key, fmt.Sprintf("schema %d, current is %d", schemaVersion+1, schemaVersion)},
 		{"truncated", enc[:len(enc)/2], key, "does not parse"},
 		{"garbage", []byte("\x00\x01garbage"), key, "does not parse"},
 		{"wrong type", edit(t, legacy, `"train_size":20`, `"train_size":"20"`), key, "does not decode"},

@@ -14,28 +14,33 @@ import (
 // train fraction) after hyperparameter selection. A runs.jsonl file holds
 // one Run per line as a compact JSON object.
 type Run struct {
-	Key           string             `json:"key"`                     // stable unit key (hash)
-	Dataset       string             `json:"dataset"`                 // e.g. "cora"
-	Task          string             `json:"task"`                    // "sequence", "segmentation", "parsing"
-	Trainer       string             `json:"trainer"`                 // e.g. "margin", "slack", "approx-slack", "poslearn", or a config's label
-	Method        string             `json:"method,omitempty"`        // the training method when Trainer is a label, e.g. "entropy-margin"
-	Params        map[string]float64 `json:"params"`                  // selected hyperparameters, e.g. {"C": 1}
-	Selection     []Candidate        `json:"selection"`               // the grid and its validation scores
-	Split         int                `json:"split"`                   // split index; runs are paired across trainers by it
-	TrainFraction float64            `json:"train_fraction"`          // fraction of the data used for training
-	TrainSize     int                `json:"train_size"`              // number of training instances
-	TestSize      int                `json:"test_size"`               // number of test instances
-	TokenError    float64            `json:"token_error"`             // percent
-	SpanF1        float64            `json:"span_f1"`                 // percent
-	SegmentError  float64            `json:"segment_error,omitempty"` // segmentation: Sarawagi & Gupta's section 4.3.2 error, percent (metrics.Counts.SegmentError)
-	TrainSeconds  float64            `json:"train_seconds"`           // wall-clock training time of the final model
-	CPUSeconds    float64            `json:"cpu_seconds,omitempty"`   // CPU time (user+system) of that training; 0 in runs from before it was recorded
-	Iterations    int                `json:"iterations"`              // trainer iterations
-	Constraints   int                `json:"constraints"`             // constraints in the final working set
-	Primal        float64            `json:"primal"`                  // final primal objective
-	Dual          float64            `json:"dual"`                    // final dual objective
-	Gap           float64            `json:"gap"`                     // final duality gap
-	Version       string             `json:"version,omitempty"`       // VCS revision of the code that produced it
+	Key           string             `json:"key"`                      // stable unit key (hash)
+	Dataset       string             `json:"dataset"`                  // e.g. "cora"
+	Task          string             `json:"task"`                     // "sequence", "segmentation", "parsing"
+	Trainer       string             `json:"trainer"`                  // e.g. "margin", "slack", "approx-slack", "poslearn", or a config's label
+	Method        string             `json:"method,omitempty"`         // the training method when Trainer is a label, e.g. "entropy-margin"
+	Params        map[string]float64 `json:"params"`                   // selected hyperparameters, e.g. {"C": 1}
+	Selection     []Candidate        `json:"selection"`                // the grid and its validation scores
+	Split         int                `json:"split"`                    // split index; runs are paired across trainers by it
+	TrainFraction float64            `json:"train_fraction"`           // fraction of the data used for training
+	TrainSize     int                `json:"train_size"`               // number of training instances
+	TestSize      int                `json:"test_size"`                // number of test instances
+	TokenError    float64            `json:"token_error"`              // percent
+	SpanF1        float64            `json:"span_f1"`                  // percent
+	SegmentError  float64            `json:"segment_error,omitempty"`  // segmentation: Sarawagi & Gupta's section 4.3.2 error, percent (metrics.Counts.SegmentError)
+	TrainSeconds  float64            `json:"train_seconds"`            // wall-clock training time of the final model
+	CPUSeconds    float64            `json:"cpu_seconds,omitempty"`    // CPU time (user+system) of that training; 0 in runs from before it was recorded
+	Iterations    int                `json:"iterations"`               // trainer iterations
+	Constraints   int                `json:"constraints"`              // constraints in the final working set
+	Primal        float64            `json:"primal"`                   // final primal objective
+	Dual          float64            `json:"dual"`                     // final dual objective
+	Gap           float64            `json:"gap"`                      // final duality gap
+	Converged     bool               `json:"converged,omitempty"`      // the trainer met its stopping rule (not its iteration cap)
+	WorkingPrimal float64            `json:"working_primal,omitempty"` // cutting plane: primal over the working set only
+	WorkingGap    float64            `json:"working_gap,omitempty"`    // cutting plane: WorkingPrimal − Dual
+	PrimalExact   bool               `json:"primal_exact,omitempty"`   // cutting plane: Primal's slacks came from an exact oracle
+	OracleCalls   int                `json:"oracle_calls,omitempty"`   // cutting plane: separation oracle calls
+	Version       string             `json:"version,omitempty"`        // VCS revision of the code that produced it
 }
 
 // Candidate is one point of a hyperparameter grid with its validation scores.

@@ -72,6 +72,9 @@ func (s CRFSettings) Name() string {
 	return EntropyMarginName
 }
 
+// Resolved returns s with every unset field at the default training uses.
+func (s CRFSettings) Resolved() CRFSettings { return s.withDefaults() }
+
 func (s CRFSettings) withDefaults() CRFSettings {
 	if s.Beta == 0 {
 		s.Beta = 1

@@ -80,9 +80,23 @@ type Settings struct {
 	Progress func(Stats)
 }
 
+// DefaultEpsilon is the cutting-plane tolerance ε when none is given.
+const DefaultEpsilon = 0.01
+
+// Resolved returns s with every unset field at the default training uses,
+// so that callers (a config's effective settings, a separator's ε) take
+// defaults from here rather than restating them. QPTolerance stays zero
+// when unset: zero selects the true-gap stopping rule.
+func (s Settings) Resolved() Settings {
+	q := s.QPTolerance
+	s = s.withDefaults()
+	s.QPTolerance = q
+	return s
+}
+
 func (s Settings) withDefaults() Settings {
 	if s.Epsilon == 0 {
-		s.Epsilon = 0.01
+		s.Epsilon = DefaultEpsilon
 	}
 	if s.QPTolerance == 0 {
 		s.QPTolerance = defaultQPTolerance

@@ -278,3 +278,26 @@ func TestWorkingSetSolveStopsOnCancel(t *testing.T) {
 		t.Fatalf("err = %v after %d sweeps, want context.Canceled at once", err, sweeps)
 	}
 }
+
+// An unset ε (zero) must reach ApproxSlack as the default: its golden
+// search starts at λ_l = ε/L_max, and a zero ε once made it 1e-6.
+func TestNewSeparatorDefaultEpsilon(t *testing.T) {
+	t.Parallel()
+	m := separableToy(rand.New(rand.NewPCG(3, 3)), 4, 2, 3)
+	for _, eps := range []float64{0, 0.05} {
+		sep, err := NewSeparator[int](ApproxSlack, m, eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := eps
+		if eps == 0 {
+			want = DefaultEpsilon
+		}
+		if got := sep.(*approxSlackSeparator[int]).epsilon; got != want {
+			t.Errorf("ε %v reached ApproxSlack as %v, want %v", eps, got, want)
+		}
+	}
+	if got := (Settings{C: 1}).Resolved(); got.Epsilon != DefaultEpsilon || got.QPTolerance != 0 || got.Solver != NSlack {
+		t.Errorf("Resolved() = %+v: want default ε, zero QP tolerance (true-gap rule), n-slack", got)
+	}
+}

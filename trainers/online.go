@@ -120,6 +120,10 @@ type OnlineSettings struct {
 	Progress func(epoch, updates int)
 }
 
+// Resolved returns s with every unset field at the default trainer (a
+// name such as PerceptronName) trains with.
+func (s OnlineSettings) Resolved(trainer string) OnlineSettings { return s.withDefaults(trainer) }
+
 func (s OnlineSettings) withDefaults(trainer string) OnlineSettings {
 	if s.Epochs == 0 {
 		s.Epochs = 10

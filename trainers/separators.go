@@ -23,6 +23,9 @@ func CuttingPlaneTrainers() []string { return []string{Margin, Slack, ApproxSlac
 // model m, or an error naming the capability m lacks. Call it when a config is
 // validated, before any training starts.
 func NewSeparator[Y any](trainer string, m Model[Y], epsilon float64) (Separator, error) {
+	if epsilon == 0 {
+		epsilon = DefaultEpsilon // ApproxSlack's λ_l = ε/L_max needs the real ε
+	}
 	switch trainer {
 	case Margin:
 		d, ok := m.(LossAugmentedDecoder[Y])
