@@ -15,8 +15,7 @@ func ScaledRange(s *Scores) float64 {
 		return 0
 	}
 	ws := new(Workspace)
-	dst := &Posteriors{Segment: make([]float64, s.N*s.L*s.K)}
-	r, _ := scaledRange(dst, s.N, s.K, s.L, s.Unary, s.trans(ws), ws)
+	r, _ := scaledRange(s.N, s.K, s.L, s.Unary, s.trans(ws), ws)
 	return r
 }
 

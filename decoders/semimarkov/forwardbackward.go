@@ -127,25 +127,18 @@ const maxScaledRange = (1022 - 53) * math.Ln2
 // anywhere (an underflow) changes a forward entry by at most δ·K·e^R
 // relatively and a probability by at most δ absolutely.
 //
-// scaledRange fills ws.fbPhi with Φ, ws.fbTrans with exp(T) and dst.Segment
-// with exp(ψ) as it goes, and returns R + ln(K·L) and Tmax; it stops early
-// (the tables then incomplete) once the range exceeds maxScaledRange. The
-// range is NaN or +Inf if a score is not finite.
-func scaledRange(dst *Posteriors, n, k, l int, unary, trans []float64, ws *Workspace) (r, transMax float64) {
+// scaledRange fills ws.fbPhi with Φ and returns R + ln(K·L) and Tmax,
+// stopping early (Φ then incomplete) once the range exceeds maxScaledRange,
+// so that scores for the log-space pass cost no exp here. The range is NaN
+// or +Inf if a score is not finite.
+func scaledRange(n, k, l int, unary, trans []float64, ws *Workspace) (r, transMax float64) {
 	lo, hi := minMax(trans)
 	r = hi - lo + math.Log(float64(k*l))
-	if !(r <= maxScaledRange) {
-		return r, hi
-	}
-	et := grow(&ws.fbTrans, (k+1)*k)
-	for j, v := range trans {
-		et[j] = math.Exp(v - hi)
-	}
+	base := r
 	phi := grow(&ws.fbPhi, n+1)
 	rowMin := grow(&ws.fbMax, l) // per length, of the segments ending at j
 	phi[0] = 0
-	base := r
-	for j := 1; j <= n; j++ {
+	for j := 1; j <= n && r <= maxScaledRange; j++ {
 		best := math.Inf(-1)
 		for ln := 1; ln <= min(l, j); ln++ {
 			rlo, rhi := minMax(unary[((j-ln)*l+ln-1)*k:][:k])
@@ -154,19 +147,30 @@ func scaledRange(dst *Posteriors, n, k, l int, unary, trans []float64, ws *Works
 		}
 		phi[j] = best + hi
 		for ln := 1; ln <= min(l, j); ln++ {
-			at := ((j-ln)*l + ln - 1) * k
-			shift := phi[j-ln] + hi - phi[j]
-			r = max(r, base-(rowMin[ln-1]+shift))
-			if !(r <= maxScaledRange) {
-				return r, hi
-			}
-			src, out := unary[at:][:k], dst.Segment[at:][:k]
-			for y, v := range src {
+			r = max(r, base-(rowMin[ln-1]+phi[j-ln]+hi-phi[j]))
+		}
+	}
+	return r, hi
+}
+
+// exponentiate fills dst with exp(ψ) for the segments that fit in the N
+// tokens and ws.fbTrans with exp(T), from scaledRange's Φ and Tmax.
+func exponentiate(dst, unary, trans []float64, n, k, l int, transMax float64, ws *Workspace) {
+	et := grow(&ws.fbTrans, (k+1)*k)
+	for j, v := range trans {
+		et[j] = math.Exp(v - transMax)
+	}
+	phi := ws.fbPhi[:n+1]
+	for i := range n {
+		for ln := 1; ln <= min(l, n-i); ln++ {
+			at := (i*l + ln - 1) * k
+			shift := phi[i] + transMax - phi[i+ln]
+			out := dst[at:][:k]
+			for y, v := range unary[at:][:k] {
 				out[y] = math.Exp(v + shift)
 			}
 		}
 	}
-	return r, hi
 }
 
 // minMax returns the smallest and largest of xs (NaN if any is NaN, through
@@ -207,9 +211,11 @@ func minMax(xs []float64) (lo, hi float64) {
 // in dst.Trans and multiplied by E once at the end. dst's tables are sized
 // and its Trans is zero on entry; n ≥ 1.
 func forwardBackwardScaled(dst *Posteriors, n, k, l int, unary, trans []float64, ws *Workspace) bool {
-	if r, _ := scaledRange(dst, n, k, l, unary, trans, ws); !(r <= maxScaledRange) {
+	r, transMax := scaledRange(n, k, l, unary, trans, ws)
+	if !(r <= maxScaledRange) {
 		return false
 	}
+	exponentiate(dst.Segment, unary, trans, n, k, l, transMax, ws)
 	psi, et, phi := dst.Segment, ws.fbTrans[:(k+1)*k], ws.fbPhi[:n+1]
 	alpha := grow(&ws.fbAlpha, (n+1)*k) // rows 1..n
 	enter := grow(&ws.fbEnter, n*k)
