@@ -216,16 +216,24 @@ func forwardBackwardScaled(dst *Posteriors, n, k, l int, unary, trans []float64,
 		return false
 	}
 	exponentiate(dst.Segment, unary, trans, n, k, l, transMax, ws)
-	psi, et, phi := dst.Segment, ws.fbTrans[:(k+1)*k], ws.fbPhi[:n+1]
+	dst.LogZ = scaledForward(dst.Segment, n, k, l, ws)
+	scaledBackward(dst, n, k, l, ws)
+	return true
+}
+
+// scaledForward fills ws's α̂, enter̂ and 1/c tables from Ψ (psi) and E and
+// returns log Z.
+func scaledForward(psi []float64, n, k, l int, ws *Workspace) float64 {
+	et := ws.fbTrans[:(k+1)*k]
 	alpha := grow(&ws.fbAlpha, (n+1)*k) // rows 1..n
 	enter := grow(&ws.fbEnter, n*k)
 	inv := grow(&ws.fbInv, n+1) // 1/c_i for i = 1..n
 	copy(enter[:k], et[k*k:])
-	logZ := phi[n]
+	logZ := ws.fbPhi[n]
 	for i := 1; i <= n; i++ {
 		a := alpha[i*k:][:k]
 		clear(a)
-		rho := 1.0
+		rho := 1.0 // C_{i−len}/C_{i−1}
 		for ln := 1; ln <= min(l, i); ln++ {
 			if ln > 1 {
 				rho *= inv[i-ln+1]
@@ -248,8 +256,15 @@ func forwardBackwardScaled(dst *Posteriors, n, k, l int, unary, trans []float64,
 			addRows(enter[i*k:][:k], a, et, k)
 		}
 	}
-	dst.LogZ = logZ
+	return logZ
+}
 
+// scaledBackward runs the backward recursion over scaledForward's tables,
+// turning dst.Segment from Ψ into the segment probabilities and filling
+// dst.Trans.
+func scaledBackward(dst *Posteriors, n, k, l int, ws *Workspace) {
+	psi, et := dst.Segment, ws.fbTrans[:(k+1)*k]
+	alpha, enter, inv := ws.fbAlpha[:(n+1)*k], ws.fbEnter[:n*k], ws.fbInv[:n+1]
 	// E transposed, so that β̂(i) = E·ĥ(i) is a sum of its columns.
 	etT := grow(&ws.fbTransT, k*k)
 	for p := range k {
@@ -266,7 +281,7 @@ func forwardBackwardScaled(dst *Posteriors, n, k, l int, unary, trans []float64,
 	for i := n - 1; i >= 0; i-- {
 		hr, e := h[i*k:][:k], enter[i*k:][:k]
 		clear(hr)
-		rho := 1.0
+		rho := 1.0 // C_i/C_{i+len}
 		for ln := 1; ln <= min(l, n-i); ln++ {
 			rho *= inv[i+ln]
 			b, seg := beta[(i+ln)*k:][:k], psi[(i*l+ln-1)*k:][:k]
@@ -287,7 +302,6 @@ func forwardBackwardScaled(dst *Posteriors, n, k, l int, unary, trans []float64,
 	for y, v := range h[:k] {
 		dst.Trans[k*k+y] = et[k*k+y] * v
 	}
-	return true
 }
 
 // addRows sets dst = Σ_p x[p]·m[p*K:(p+1)*K], a vector-matrix product as a
