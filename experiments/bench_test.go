@@ -7,8 +7,10 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/decoders"
+	"github.com/maxmargin/repro/decoders/semimarkov"
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/models/chain"
+	"github.com/maxmargin/repro/models/segment"
 	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -16,6 +18,41 @@ import (
 // benchModel builds the chain model of one real training set: Cora split 0
 // (25% train) or OCR fold 0 (degree-1 pixels). It skips without REPRO_DATA.
 func benchModel(b *testing.B, dataset string) *chain.Model {
+	b.Helper()
+	d, idx, train := benchData(b, dataset)
+	m, err := chain.New(encode(d, idx, train, func(a [][]int32, s structpred.Sequence) chain.Instance {
+		return chain.Instance{Attrs: a, Labels: s.Labels}
+	}), idx.Len(), len(d.labels), true, decoders.Cost{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// benchSegmentModel builds the semi-Markov model of Cora split 0 (25%
+// train) as runSegmentationUnit does: L covers 99% of the training segments,
+// edges on, the default loss. It skips without REPRO_DATA.
+func benchSegmentModel(b *testing.B) *segment.Model {
+	b.Helper()
+	d, idx, train := benchData(b, "cora")
+	set := encode(d, idx, train, func(a [][]int32, s structpred.Sequence) segment.Instance {
+		return segment.Instance{Attrs: a, Segments: s.Segments}
+	})
+	maxLen, err := segment.MaxSegmentLength(set, defaultSegmentQuantile, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := segment.New(set, idx.Len(), len(d.labels), maxLen, true, semimarkov.Loss{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// benchData loads one real data set with its features, the training ids of
+// its benchmark split and their attribute index. It skips without
+// REPRO_DATA.
+func benchData(b *testing.B, dataset string) (*preparedData, *features.Index, []int) {
 	b.Helper()
 	dir := os.Getenv(datasets.EnvDataDir)
 	if dir == "" {
@@ -48,16 +85,8 @@ func benchModel(b *testing.B, dataset string) *chain.Model {
 	} else if split, err = datasets.SplitAt(len(attrs), 0, 0.25, 2008); err != nil {
 		b.Fatal(err)
 	}
-	d := &preparedData{attrs: attrs, seqs: corpus.Sequences}
-	idx := features.BuildIndex(pick(attrs, split.Train))
-	train := encode(d, idx, split.Train, func(a [][]int32, s structpred.Sequence) chain.Instance {
-		return chain.Instance{Attrs: a, Labels: s.Labels}
-	})
-	m, err := chain.New(train, idx.Len(), len(corpus.Labels), true, decoders.Cost{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return m
+	d := &preparedData{attrs: attrs, seqs: corpus.Sequences, labels: corpus.Labels}
+	return d, features.BuildIndex(pick(attrs, split.Train)), split.Train
 }
 
 // BenchmarkOnlineEpoch times one epoch of each online trainer on real data.
@@ -144,4 +173,23 @@ func BenchmarkCuttingPlane(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkSegmentCRF is BenchmarkCRF for the semi-Markov segmentation model
+// on Cora: a whole CRF training (C = 1), its L-BFGS iterations, the time per
+// iteration and the objective at full precision.
+func BenchmarkSegmentCRF(b *testing.B) {
+	m := benchSegmentModel(b)
+	var iters int
+	var primal float64
+	for b.Loop() {
+		res, err := trainers.CRF(context.Background(), m, trainers.CRFSettings{C: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		iters, primal = res.Iterations, res.Primal
+	}
+	b.ReportMetric(float64(iters), "lbfgs-iters")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*max(iters, 1)), "ns/lbfgs-iter")
+	b.Logf("objective %.17g after %d iterations", primal, iters)
 }

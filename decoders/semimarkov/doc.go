@@ -43,10 +43,12 @@
 //     segmentation per span.
 //   - [KBest], [LossAugmentedKBest]: list Viterbi over segment boundaries,
 //     the k best segmentations (k-best MIRA).
-//   - [ForwardBackward], [LossAugmentedForwardBackward]: the sum-product
-//     passes in log space, giving log Z, the probability of every segment and
-//     the expected count of every label transition ([Posteriors]), which is
-//     what CRF and entropy-margin training need for the gradient.
+//   - [ForwardBackward], [LossAugmentedForwardBackward] (and their To
+//     variants, which reuse the result): the sum-product passes, scaled in
+//     exp space with a log-space fallback for score ranges beyond float64's,
+//     giving log Z, the probability of every segment and the expected count
+//     of every label transition ([Posteriors]), which is what CRF and
+//     entropy-margin training need for the gradient.
 //
 // Package semimarkov/bruteforce enumerates all segmentations and is the test
 // oracle for all of them.

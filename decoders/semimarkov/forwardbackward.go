@@ -27,19 +27,32 @@ type Posteriors struct {
 	Trans []float64
 }
 
-// ForwardBackward runs the semi-Markov forward-backward algorithm in log
-// space, with shifted log-sum-exps, so it neither overflows nor underflows
-// however large the scores are. Like Viterbi it splits every step into a sum
-// over segment lengths and a sum over labels, in O(N·(L·K + K²)) time; the
-// length sums take one exp per term, while the K² terms of a label sum are
-// factored through exps of the transition table taken once per call, K exps
-// per boundary (falling back to one per term only where transition scores
-// differ by hundreds). The result owns its tables; with a reused Workspace
-// they are its only allocations.
+// ForwardBackward returns log Z and the posteriors of the segmentations of
+// s, in O(N·(L·K + K²)) time like Viterbi. The result owns its tables; see
+// ForwardBackwardTo to reuse them.
+//
+// It runs a scaled forward-backward pass in exp space (see
+// forwardBackwardScaled): every segment score is exponentiated once, against
+// a shift that telescopes along any segmentation, and the transitions once
+// per call; the recursions are then sums of products, renormalised at every
+// boundary, and log Z is the sum of the logs of the normalisers plus the
+// shift. That is N·L·K + (K+1)·K calls to exp and N to log, where a log-space
+// pass needs an exp per term of every sum. When the score range is too wide
+// for float64 (see scaledRange), and for non-finite scores (a −Inf unary
+// forbidding a segment, say), the log-space pass, which neither overflows
+// nor underflows however large the scores are, is used instead; the two
+// agree to rounding wherever both apply.
 func ForwardBackward(s *Scores, ws *Workspace) *Posteriors {
+	return ForwardBackwardTo(new(Posteriors), s, ws)
+}
+
+// ForwardBackwardTo is ForwardBackward writing into dst, whose tables are
+// reused when large enough, so that a caller that keeps dst (and ws) does not
+// allocate. It returns dst.
+func ForwardBackwardTo(dst *Posteriors, s *Scores, ws *Workspace) *Posteriors {
 	s.check()
 	ws = ws.orNew()
-	return forwardBackward(s.N, s.K, s.L, s.Unary, s.trans(ws), ws)
+	return forwardBackward(dst, s.N, s.K, s.L, s.Unary, s.trans(ws), ws)
 }
 
 // LossAugmentedForwardBackward is ForwardBackward for
@@ -50,345 +63,272 @@ func ForwardBackward(s *Scores, ws *Workspace) *Posteriors {
 // segmentation of the N tokens (its segments may be longer than L) or
 // loss.K != s.K.
 func LossAugmentedForwardBackward(s *Scores, truth []structpred.Segment, loss Loss, scale float64, ws *Workspace) *Posteriors {
+	return LossAugmentedForwardBackwardTo(new(Posteriors), s, truth, loss, scale, ws)
+}
+
+// LossAugmentedForwardBackwardTo is LossAugmentedForwardBackward writing
+// into dst, as ForwardBackwardTo does. It returns dst.
+func LossAugmentedForwardBackwardTo(dst *Posteriors, s *Scores, truth []structpred.Segment, loss Loss, scale float64, ws *Workspace) *Posteriors {
 	s.check()
 	loss.check(s, truth)
 	ws = ws.orNew()
-	return forwardBackward(s.N, s.K, s.L, loss.augment(s, truth, scale, ws), s.trans(ws), ws)
+	return forwardBackward(dst, s.N, s.K, s.L, loss.augment(s, truth, scale, ws), s.trans(ws), ws)
 }
 
-// forwardBackward fills, in log space,
-//
-//	enter(t, y) = log Σ over segmentations of tokens 0..t-1 of exp(score plus
-//	              the transition into a segment labelled y at t), with
-//	              enter(0, y) = Trans[START, y];
-//	α(i, y)     = log Σ_len exp(enter(i-len, y) + Unary(i-len, len, y)), the
-//	              prefixes 0..i-1 whose last segment is labelled y;
-//	h(i, y)     = log Σ_len exp(Unary(i, len, y) + β(i+len, y)), the suffixes
-//	              from i whose first segment is labelled y, without its
-//	              transition;
-//	β(i, p)     = log Σ_y exp(Trans[p, y] + h(i, y)), β(N, p) = 0,
-//
-// the sum-product versions of ComputeSpanMarginals' tables, and log Z =
-// β(0, START). A segment (t, t+len, y) then has probability exp(enter(t, y) +
-// Unary + β(t+len, y) − log Z), and a transition p → y at boundary t > 0
-// exp(α(t, p) + Trans[p, y] + h(t, y) − log Z).
-//
-// The length sums need one exp per term, but the K² terms of the label sums
-// at each boundary would dominate the cost, so they are factored through the
-// transition table: see labelSums.
-func forwardBackward(n, k, l int, unary, trans []float64, ws *Workspace) *Posteriors {
-	nu, nt := n*l*k, (k+1)*k
-	tab := make([]float64, nu+nt)
-	out := &Posteriors{N: n, K: k, L: l, Segment: tab[:nu:nu], Trans: tab[nu:]}
+// forwardBackward sizes dst's tables and runs the scaled pass, or the
+// log-space pass if the scores are out of the scaled pass's range.
+func forwardBackward(dst *Posteriors, n, k, l int, unary, trans []float64, ws *Workspace) *Posteriors {
+	dst.N, dst.K, dst.L, dst.LogZ = n, k, l, 0
+	dst.Segment = grow(&dst.Segment, n*l*k)
+	dst.Trans = grow(&dst.Trans, (k+1)*k)
+	clear(dst.Trans)
 	if n == 0 {
-		return out
+		return dst
 	}
-	alpha := grow(&ws.fbAlpha, n*k) // rows 1..n-1
+	if !forwardBackwardScaled(dst, n, k, l, unary, trans, ws) {
+		forwardBackwardLog(dst, n, k, l, unary, trans, ws)
+	}
+	// Segments that would end past N have probability 0.
+	for i := max(0, n-l+1); i < n; i++ {
+		clear(dst.Segment[(i*l+n-i)*k : (i+1)*l*k])
+	}
+	return dst
+}
+
+// maxScaledRange bounds scaledRange's R + ln(K·L) for the scaled pass. Every
+// forward and backward quantity that matters then lies within
+// [2^−969, 2^969], so that a term that underflows (below 2^−1022, the
+// smallest normal float64) is smaller than what it is compared or added to
+// by more than 2^−53, the unit roundoff: it changes nothing beyond rounding.
+const maxScaledRange = (1022 - 53) * math.Ln2
+
+// scaledRange computes the shift of the scaled pass and its range. The shift
+// is a potential over boundaries, the best score of a prefix when every
+// segment scores the best of its labels plus the best transition:
+//
+//	Φ(0) = 0,  Φ(j) = max_len [Φ(j−len) + max_y Unary(j−len, len, y)] + Tmax,
+//
+// so that, with ψ(i, len, y) = Unary(i, len, y) + Tmax + Φ(i) − Φ(i+len) and
+// T(p, y) = Trans[p, y] − Tmax, the score of any segmentation is Σ (ψ + T)
+// + Φ(N): the shifts telescope whatever the segmentation, and every ψ and T
+// is at most 0. Its range is R = R_T + R_ψ, R_T the range of the transition
+// scores and R_ψ = max −ψ over the segments that fit in the N tokens (how far
+// below the best segmentations any segment can score).
+//
+// Why R bounds the scaled pass (see forwardBackwardScaled for the
+// quantities): the normalised forward row α̂(i) sums to 1, so enter̂(i, y) =
+// Σ_p α̂(i, p)·e^T(p, y) is in [e^−R_T, 1]; the terms of α̂(i, y) for one
+// length differ between labels by at most e^R, so α̂(i, y) ≥ e^−R/K; every
+// segmentation of the first j tokens extends by one segment to i ≤ j + L, so
+// the ratio of prefix sums ρ = C_j/C_i is at most e^R/K. The backward
+// quantities are probabilities divided by forward ones: β̂(i, p) ≤
+// 1/α̂(i, p) ≤ K·e^R and ĥ(i, y) ≤ 1/enter̂(i, y) ≤ e^R_T, and a length sum
+// has at most L terms. So nothing exceeds K·L·e^R, and an absolute error δ
+// anywhere (an underflow) changes a forward entry by at most δ·K·e^R
+// relatively and a probability by at most δ absolutely.
+//
+// scaledRange fills ws.fbPhi with Φ and returns R + ln(K·L) and Tmax,
+// stopping early (Φ then incomplete) once the range exceeds maxScaledRange,
+// so that scores for the log-space pass cost no exp here. The range is NaN
+// or +Inf if a score is not finite.
+func scaledRange(n, k, l int, unary, trans []float64, ws *Workspace) (r, transMax float64) {
+	lo, hi := minMax(trans)
+	r = hi - lo + math.Log(float64(k*l))
+	base := r
+	phi := grow(&ws.fbPhi, n+1)
+	rowMin := grow(&ws.fbMax, l) // per length, of the segments ending at j
+	phi[0] = 0
+	for j := 1; j <= n && r <= maxScaledRange; j++ {
+		best := math.Inf(-1)
+		for ln := 1; ln <= min(l, j); ln++ {
+			rlo, rhi := minMax(unary[((j-ln)*l+ln-1)*k:][:k])
+			rowMin[ln-1] = rlo
+			best = max(best, phi[j-ln]+rhi)
+		}
+		phi[j] = best + hi
+		for ln := 1; ln <= min(l, j); ln++ {
+			r = max(r, base-(rowMin[ln-1]+phi[j-ln]+hi-phi[j]))
+		}
+	}
+	return r, hi
+}
+
+// exponentiate fills dst with exp(ψ) for the segments that fit in the N
+// tokens and ws.fbTrans with exp(T), from scaledRange's Φ and Tmax.
+func exponentiate(dst, unary, trans []float64, n, k, l int, transMax float64, ws *Workspace) {
+	et := grow(&ws.fbTrans, (k+1)*k)
+	for j, v := range trans {
+		et[j] = math.Exp(v - transMax)
+	}
+	phi := ws.fbPhi[:n+1]
+	for i := range n {
+		for ln := 1; ln <= min(l, n-i); ln++ {
+			at := (i*l + ln - 1) * k
+			shift := phi[i] + transMax - phi[i+ln]
+			out := dst[at:][:k]
+			for y, v := range unary[at:][:k] {
+				out[y] = math.Exp(v + shift)
+			}
+		}
+	}
+}
+
+// minMax returns the smallest and largest of xs (NaN if any is NaN, through
+// the min and max builtins).
+func minMax(xs []float64) (lo, hi float64) {
+	lo, hi = xs[0], xs[0]
+	for _, v := range xs[1:] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
+}
+
+// forwardBackwardScaled is the exp-space pass. It reports false, leaving dst
+// to the log-space pass, if scaledRange is beyond maxScaledRange. With
+// Ψ(i, len, y) = exp(ψ(i, len, y)) and E(p, y) = exp(T(p, y)) (scaledRange's
+// shifted scores, all at most 1) it computes, for the boundaries i = 1..N,
+//
+//	a_i(y)        = Σ_len enter̂(i−len, y)·Ψ(i−len, len, y)·C_{i−len}/C_{i−1},
+//	c_i           = Σ_y a_i(y),  C_i = c_1···c_i,  α̂(i, y) = a_i(y)/c_i,
+//	enter̂(i, y)  = Σ_p α̂(i, p)·E(p, y),  enter̂(0, y) = E(START, y),
+//
+// the sums over the segmentations of the first i tokens, α̂ ending in a
+// segment labelled y and enter̂ about to enter one, divided by C_i, their
+// total: the ratios C_j/C_{i−1} over at most L − 1 boundaries are products
+// of the 1/c kept from the forward pass. So log Z = Σ_i log c_i + Φ(N).
+// Backwards, with β̂(N, p) = 1,
+//
+//	ĥ(i, y) = Σ_len Ψ(i, len, y)·β̂(i+len, y)·C_i/C_{i+len},
+//	β̂(i, p) = Σ_y E(p, y)·ĥ(i, y),
+//
+// the sums over the suffixes from i (ĥ: starting with a segment labelled y,
+// β̂: after a segment labelled p) times C_i/Z, so that forward times backward
+// is a probability: segment (i, i+len, y) has enter̂(i, y) times its term
+// of ĥ(i, y), a transition p → y at boundary i > 0 has α̂(i, p)·E(p, y)·
+// ĥ(i, y), and the first label y has E(START, y)·ĥ(0, y). Ψ is kept in
+// dst.Segment, each entry overwritten by its probability once the backward
+// pass has used it; the transition sums Σ_i α̂(i, p)·ĥ(i, y) are accumulated
+// in dst.Trans and multiplied by E once at the end. dst's tables are sized
+// and its Trans is zero on entry; n ≥ 1.
+func forwardBackwardScaled(dst *Posteriors, n, k, l int, unary, trans []float64, ws *Workspace) bool {
+	r, transMax := scaledRange(n, k, l, unary, trans, ws)
+	if !(r <= maxScaledRange) {
+		return false
+	}
+	exponentiate(dst.Segment, unary, trans, n, k, l, transMax, ws)
+	dst.LogZ = scaledForward(dst.Segment, n, k, l, ws)
+	scaledBackward(dst, n, k, l, ws)
+	return true
+}
+
+// scaledForward fills ws's α̂, enter̂ and 1/c tables from Ψ (psi) and E and
+// returns log Z.
+func scaledForward(psi []float64, n, k, l int, ws *Workspace) float64 {
+	et := ws.fbTrans[:(k+1)*k]
+	alpha := grow(&ws.fbAlpha, (n+1)*k) // rows 1..n
 	enter := grow(&ws.fbEnter, n*k)
-	h := grow(&ws.fbH, n*k)
-	beta := grow(&ws.fbBeta, (n+1)*k) // β(i, p) for p < K; β(0, START) is log Z
-	mx, sum := grow(&ws.fbMax, k), grow(&ws.fbSum, k)
-	ls := newLabelSums(k, trans, ws)
-
-	copy(enter[:k], trans[k*k:])
-	for i := 1; i < n; i++ {
+	inv := grow(&ws.fbInv, n+1) // 1/c_i for i = 1..n
+	copy(enter[:k], et[k*k:])
+	logZ := ws.fbPhi[n]
+	for i := 1; i <= n; i++ {
 		a := alpha[i*k:][:k]
-		lens := min(l, i)
-		// α(i, ·): a log-sum-exp over lengths, one per label.
+		clear(a)
+		rho := 1.0 // C_{i−len}/C_{i−1}
+		for ln := 1; ln <= min(l, i); ln++ {
+			if ln > 1 {
+				rho *= inv[i-ln+1]
+			}
+			e, p := enter[(i-ln)*k:][:k], psi[((i-ln)*l+ln-1)*k:][:k]
+			for y := range a {
+				a[y] += rho * e[y] * p[y]
+			}
+		}
+		var c float64
+		for _, v := range a {
+			c += v
+		}
+		inv[i] = 1 / c
 		for y := range a {
-			mx[y] = math.Inf(-1)
+			a[y] *= inv[i]
 		}
-		for ln := 1; ln <= lens; ln++ {
-			e, u := enter[(i-ln)*k:][:k], unary[((i-ln)*l+ln-1)*k:][:k]
-			for y := range a {
-				mx[y] = max(mx[y], e[y]+u[y])
-			}
+		logZ += math.Log(c)
+		if i < n {
+			addRows(enter[i*k:][:k], a, et, k)
 		}
-		clear(sum)
-		for ln := 1; ln <= lens; ln++ {
-			e, u := enter[(i-ln)*k:][:k], unary[((i-ln)*l+ln-1)*k:][:k]
-			for y := range a {
-				sum[y] += math.Exp(e[y] + u[y] - mx[y])
-			}
-		}
-		finish(a, mx, sum)
-		ls.forward(enter[i*k:][:k], a)
 	}
+	return logZ
+}
 
-	clear(beta[n*k:])
+// scaledBackward runs the backward recursion over scaledForward's tables,
+// turning dst.Segment from Ψ into the segment probabilities and filling
+// dst.Trans.
+func scaledBackward(dst *Posteriors, n, k, l int, ws *Workspace) {
+	psi, et := dst.Segment, ws.fbTrans[:(k+1)*k]
+	alpha, enter, inv := ws.fbAlpha[:(n+1)*k], ws.fbEnter[:n*k], ws.fbInv[:n+1]
+	// E transposed, so that β̂(i) = E·ĥ(i) is a sum of its columns.
+	etT := grow(&ws.fbTransT, k*k)
+	for p := range k {
+		for y := range k {
+			etT[y*k+p] = et[p*k+y]
+		}
+	}
+	h := grow(&ws.fbH, n*k)
+	beta := grow(&ws.fbBeta, (n+1)*k)
+	last := beta[n*k:][:k]
+	for p := range last {
+		last[p] = 1
+	}
 	for i := n - 1; i >= 0; i-- {
-		hr := h[i*k:][:k]
-		lens := min(l, n-i)
-		for y := range hr {
-			mx[y] = math.Inf(-1)
-		}
-		for ln := 1; ln <= lens; ln++ {
-			u, b := unary[(i*l+ln-1)*k:][:k], beta[(i+ln)*k:][:k]
+		hr, e := h[i*k:][:k], enter[i*k:][:k]
+		clear(hr)
+		rho := 1.0 // C_i/C_{i+len}
+		for ln := 1; ln <= min(l, n-i); ln++ {
+			rho *= inv[i+ln]
+			b, seg := beta[(i+ln)*k:][:k], psi[(i*l+ln-1)*k:][:k]
 			for y := range hr {
-				mx[y] = max(mx[y], u[y]+b[y])
+				t := seg[y] * b[y] * rho
+				hr[y] += t
+				seg[y] = t * e[y]
 			}
 		}
-		clear(sum)
-		for ln := 1; ln <= lens; ln++ {
-			u, b := unary[(i*l+ln-1)*k:][:k], beta[(i+ln)*k:][:k]
-			for y := range hr {
-				sum[y] += math.Exp(u[y] + b[y] - mx[y])
-			}
-		}
-		finish(hr, mx, sum)
 		if i > 0 {
-			ls.backward(beta[i*k:][:k], hr)
+			addRows(beta[i*k:][:k], hr, etT, k)
+			addOuter(dst.Trans[:k*k], alpha[i*k:][:k], hr)
 		}
 	}
-	start := trans[k*k:][:k]
-	logZ := math.Inf(-1)
-	for y, v := range h[:k] {
-		logZ = max(logZ, start[y]+v)
-	}
-	if !math.IsInf(logZ, -1) {
-		var s float64
-		for y, v := range h[:k] {
-			s += math.Exp(start[y] + v - logZ)
-		}
-		logZ += math.Log(s)
-	}
-	out.LogZ = logZ
-
-	for t := range n {
-		e := enter[t*k:][:k]
-		for ln := 1; ln <= min(l, n-t); ln++ {
-			at := (t*l + ln - 1) * k
-			u, b, dst := unary[at:][:k], beta[(t+ln)*k:][:k], out.Segment[at:][:k]
-			for y := range dst {
-				dst[y] = math.Exp(e[y] + u[y] + b[y] - logZ)
-			}
-		}
+	for j, v := range et[:k*k] {
+		dst.Trans[j] *= v
 	}
 	for y, v := range h[:k] {
-		out.Trans[k*k+y] = math.Exp(start[y] + v - logZ)
+		dst.Trans[k*k+y] = et[k*k+y] * v
 	}
-	for t := 1; t < n; t++ {
-		ls.pairs(out.Trans[:k*k], alpha[t*k:][:k], h[t*k:][:k], logZ)
-	}
-	ls.trans = nil // do not keep the caller's table alive in the workspace
-	return out
 }
 
-// fastRange bounds the exponents that labelSums lets a factored product
-// absorb: e^±300 is far inside float64's range (about e^±708), so a product
-// of factors in [e^-300, 1] never reaches a subnormal, and whatever does
-// underflow is smaller than e^-300 relative to what it is added to.
-const fastRange = 300
-
-// labelSums computes the sums over label pairs at one boundary, the K²
-// terms exp(a[p] + Trans[p, y] + b[y]), without an exp per term. With
-// column maxima c[y] = max_p Trans[p, y] and E[p, y] = exp(Trans[p, y] −
-// c[y]) computed once per call (and likewise row maxima r[p] and F[p, y] =
-// exp(Trans[p, y] − r[p])), a sum over p is
-//
-//	log Σ_p exp(a[p] + Trans[p, y]) = A + c[y] + log Σ_p exp(a[p] − A)·E[p, y],  A = max_p a[p],
-//
-// K exps and K² multiplications instead of K² exps. The product sum is at
-// least E[p_A, y] for p_A the argmax of a; as long as that is above
-// e^-fastRange, nothing that matters underflows and the result is exact to
-// rounding. Otherwise (transition scores that differ by hundreds, as with
-// huge scores) that column falls back to the shifted log-sum-exp. Sums over
-// y use F symmetrically.
-type labelSums struct {
-	k     int
-	trans []float64 // K×K part, without START
-	e, f  []float64 // E and F, 0 where the column or row is all −Inf
-	c, r  []float64 // column and row maxima
-	u, v  []float64 // K-sized scratch
-	sum   []float64
-}
-
-func newLabelSums(k int, trans []float64, ws *Workspace) *labelSums {
-	ls := &ws.fbLabels
-	*ls = labelSums{
-		k: k, trans: trans[:k*k],
-		e: grow(&ls.e, k*k), f: grow(&ls.f, k*k), c: grow(&ls.c, k), r: grow(&ls.r, k),
-		u: grow(&ls.u, k), v: grow(&ls.v, k), sum: grow(&ls.sum, k),
-	}
-	for y := range k {
-		ls.c[y] = math.Inf(-1)
-	}
-	for p := range k {
-		row := ls.trans[p*k:][:k]
-		ls.r[p] = math.Inf(-1)
-		for y, v := range row {
-			ls.c[y] = max(ls.c[y], v)
-			ls.r[p] = max(ls.r[p], v)
+// addRows sets dst = Σ_p x[p]·m[p*K:(p+1)*K], a vector-matrix product as a
+// sum of rows, so that the inner loop carries no dependency between entries.
+func addRows(dst, x, m []float64, k int) {
+	clear(dst)
+	for p, v := range x {
+		if v == 0 {
+			continue
 		}
-	}
-	for p := range k {
-		row, e, f := ls.trans[p*k:][:k], ls.e[p*k:][:k], ls.f[p*k:][:k]
-		for y, v := range row {
-			e[y], f[y] = 0, 0
-			if !math.IsInf(ls.c[y], -1) {
-				e[y] = math.Exp(v - ls.c[y])
-			}
-			if !math.IsInf(ls.r[p], -1) {
-				f[y] = math.Exp(v - ls.r[p])
-			}
-		}
-	}
-	return ls
-}
-
-// shifted sets dst[i] = exp(x[i] − max x) and returns the max and its first
-// index; the max is −Inf (and dst all 0) if every x[i] is.
-func shifted(dst, x []float64) (top float64, at int) {
-	top, at = math.Inf(-1), 0
-	for i, v := range x {
-		if v > top {
-			top, at = v, i
-		}
-	}
-	for i, v := range x {
-		dst[i] = 0
-		if !math.IsInf(top, -1) {
-			dst[i] = math.Exp(v - top)
-		}
-	}
-	return top, at
-}
-
-// forward sets dst[y] = log Σ_p exp(a[p] + Trans[p, y]).
-func (ls *labelSums) forward(dst, a []float64) {
-	k, u, s := ls.k, ls.u, ls.sum
-	top, pa := shifted(u, a)
-	if math.IsInf(top, -1) {
+		row := m[p*k:][:k]
 		for y := range dst {
-			dst[y] = top
-		}
-		return
-	}
-	clear(s)
-	for p, up := range u {
-		if up == 0 {
-			continue
-		}
-		for y, e := range ls.e[p*k:][:k] {
-			s[y] += up * e
-		}
-	}
-	slow := false
-	for y := range dst {
-		if ls.trans[pa*k+y]-ls.c[y] > -fastRange {
-			dst[y] = top + ls.c[y] + math.Log(s[y])
-		} else {
-			slow = true
-		}
-	}
-	if slow {
-		// The exact log-sum-exp for the columns the factoring cannot
-		// represent, in the same column-by-column layout.
-		for y := range dst {
-			if ls.trans[pa*k+y]-ls.c[y] > -fastRange {
-				continue
-			}
-			m := math.Inf(-1)
-			for p, av := range a {
-				m = max(m, av+ls.trans[p*k+y])
-			}
-			if math.IsInf(m, -1) {
-				dst[y] = m
-				continue
-			}
-			var t float64
-			for p, av := range a {
-				t += math.Exp(av + ls.trans[p*k+y] - m)
-			}
-			dst[y] = m + math.Log(t)
+			dst[y] += v * row[y]
 		}
 	}
 }
 
-// backward sets dst[p] = log Σ_y exp(Trans[p, y] + b[y]) for p < K.
-func (ls *labelSums) backward(dst, b []float64) {
-	k, v := ls.k, ls.v
-	top, yb := shifted(v, b)
-	for p := range dst {
-		row := ls.trans[p*k:][:k]
-		if math.IsInf(top, -1) {
-			dst[p] = top
+// addOuter adds the outer product of x and y into the K×K table dst.
+func addOuter(dst, x, y []float64) {
+	k := len(y)
+	for p, v := range x {
+		if v == 0 {
 			continue
 		}
-		if row[yb]-ls.r[p] > -fastRange {
-			var s float64
-			for y, f := range ls.f[p*k:][:k] {
-				s += f * v[y]
-			}
-			dst[p] = top + ls.r[p] + math.Log(s)
-			continue
+		row := dst[p*k:][:k]
+		for q, w := range y {
+			row[q] += v * w
 		}
-		m := math.Inf(-1)
-		for y, bv := range b {
-			m = max(m, row[y]+bv)
-		}
-		if math.IsInf(m, -1) {
-			dst[p] = m
-			continue
-		}
-		var s float64
-		for y, bv := range b {
-			s += math.Exp(row[y] + bv - m)
-		}
-		dst[p] = m + math.Log(s)
-	}
-}
-
-// pairs adds exp(a[p] + Trans[p, y] + b[y] − logZ) into dst[p*K+y]. With A
-// and B the maxima of a and b, the term is u[p]·E[p, y]·v[y]·exp(c[y] + G),
-// G = A + B − logZ, u and v the shifted exps of a and b. Every factor but the
-// last is at most 1, and the last is at most e^fastRange, so any product
-// that underflows stands for a probability below e^(fastRange−708); columns
-// with c[y] + G > fastRange fall back to an exp per term. (A probability is
-// at most 1, so c[y] + G ≤ max Trans − min Trans: the fallback needs
-// transition scores hundreds apart.)
-func (ls *labelSums) pairs(dst, a, b []float64, logZ float64) {
-	k, u, v, s := ls.k, ls.u, ls.v, ls.sum
-	ta, _ := shifted(u, a)
-	tb, _ := shifted(v, b)
-	if math.IsInf(ta, -1) || math.IsInf(tb, -1) {
-		return
-	}
-	g := ta + tb - logZ
-	for y := range s {
-		s[y] = 0
-		if f := ls.c[y] + g; f <= fastRange {
-			s[y] = v[y] * math.Exp(f) // 0 for an all −Inf column
-		}
-	}
-	for p, up := range u {
-		if up == 0 {
-			continue
-		}
-		row, e := dst[p*k:][:k], ls.e[p*k:][:k]
-		for y, sy := range s {
-			row[y] += up * e[y] * sy
-		}
-	}
-	for y := range s {
-		if ls.c[y]+g <= fastRange {
-			continue
-		}
-		for p, av := range a {
-			dst[p*k+y] += math.Exp(av + ls.trans[p*k+y] + b[y] - logZ)
-		}
-	}
-}
-
-// finish sets dst[y] = mx[y] + log sum[y], the last step of a shifted
-// log-sum-exp; an all −Inf sum (mx = −Inf, whose shifted terms are NaN)
-// stays −Inf.
-func finish(dst, mx, sum []float64) {
-	for y := range dst {
-		if math.IsInf(mx[y], -1) {
-			dst[y] = mx[y]
-			continue
-		}
-		dst[y] = mx[y] + math.Log(sum[y])
 	}
 }

@@ -36,11 +36,13 @@ type Workspace struct {
 	kEnds            []int     // end of each decoded segmentation in segs
 	kTotal           []int     // segmentation counts of prefixes, to bound k
 
-	// ForwardBackward log-space tables, K-sized scratch rows and the
-	// factored transition sums
-	fbAlpha, fbEnter, fbH, fbBeta []float64
-	fbMax, fbSum                  []float64
-	fbLabels                      labelSums
+	// ForwardBackward tables (both passes), scratch rows, the log-space
+	// pass's factored transition sums, and the scaled pass's potential and
+	// exponentiated transitions
+	fbAlpha, fbEnter, fbH, fbBeta   []float64
+	fbMax, fbSum                    []float64
+	fbLabels                        labelSums
+	fbPhi, fbInv, fbTrans, fbTransT []float64
 }
 
 // orNew returns w, or a fresh Workspace if w is nil.

@@ -150,6 +150,13 @@ func BenchmarkOracles(b *testing.B) {
 				m.LogLoss(0, w, 10, 1, grad)
 			}
 		})
+		// The plain CRF's loss and gradient (β = 1, no loss term).
+		run("crf-loss", func(b *testing.B) {
+			grad := make([]float64, m.Dim())
+			for b.Loop() {
+				m.LogLoss(0, w, 1, 0, grad)
+			}
+		})
 		for _, trainer := range trainers.CuttingPlaneTrainers() {
 			sep, err := trainers.NewSeparator[[]structpred.Segment](trainer, m, 0.01)
 			if err != nil {

@@ -40,7 +40,27 @@ func (m *Model) LogLoss(i int, w []float64, beta, lossScale float64, grad []floa
 	target := m.reachableTruth(i)
 	truth := m.score(x, w, target)
 	sc := m.scores(x, w)
-	// Temper into the model's own tables: sc.Trans aliases w.
+	if beta != 1 {
+		sc = m.temper(sc, beta)
+	}
+	// The posteriors are the model's own, reused from call to call; a zero
+	// loss term is left out rather than added as zeros (the sums are the
+	// same bit for bit).
+	post := &m.post
+	if lossScale != 0 {
+		semimarkov.LossAugmentedForwardBackwardTo(post, sc, x.Segments, m.loss, beta*lossScale, &m.ws)
+	} else {
+		semimarkov.ForwardBackwardTo(post, sc, &m.ws)
+	}
+	if grad != nil {
+		m.addExpectedMinusTruth(x, target, post, grad)
+	}
+	return post.LogZ/beta - truth
+}
+
+// temper returns the score tables sc multiplied by β, in the model's own
+// tables (sc.Trans aliases w, so it cannot be scaled in place).
+func (m *Model) temper(sc *semimarkov.Scores, beta float64) *semimarkov.Scores {
 	t := &m.tempered
 	t.N, t.K, t.L = sc.N, sc.K, sc.L
 	t.Unary = grow(&t.Unary, len(sc.Unary))
@@ -54,11 +74,7 @@ func (m *Model) LogLoss(i int, w []float64, beta, lossScale float64, grad []floa
 			t.Trans[j] = beta * v
 		}
 	}
-	post := semimarkov.LossAugmentedForwardBackward(t, x.Segments, m.loss, beta*lossScale, &m.ws)
-	if grad != nil {
-		m.addExpectedMinusTruth(x, target, post, grad)
-	}
-	return post.LogZ/beta - truth
+	return t
 }
 
 // addExpectedMinusTruth adds E[f] − f(x, target) into grad, with E[f] read off
@@ -111,28 +127,25 @@ func (m *Model) addExpectedMinusTruth(x Instance, target []structpred.Segment, p
 		}
 	}
 
-	// block adds the K weights row to the block's entries of every attribute
-	// of token p.
-	block := func(p, b int, row []float64) {
-		for _, id := range x.Attrs[p] {
+	// Every token's attributes are visited once, each adding a K-wide row
+	// into each of its blocks' weights (the blocks of one attribute are A·K
+	// apart, the K labels of one block contiguous), as scores reads them.
+	for p, attrs := range x.Attrs {
+		in, first, last := cover[p*k:][:k], start[p*k:][:k], end[(p+1)*k:][:k]
+		before, after := start[(p+1)*k:][:k], end[p*k:][:k] // the next segment's start, the previous one's end
+		for _, id := range attrs {
 			if id < 0 || int(id) >= a {
 				continue // as in scores: ids outside the index carry no weight
 			}
-			dst := grad[(b*a+int(id))*k:][:k]
-			for c, v := range row {
-				dst[c] += v
+			addRow(grad[(blockInside*a+int(id))*k:][:k], in)
+			addRow(grad[(blockFirst*a+int(id))*k:][:k], first)
+			addRow(grad[(blockLast*a+int(id))*k:][:k], last)
+			if p+1 < n {
+				addRow(grad[(blockBefore*a+int(id))*k:][:k], before)
 			}
-		}
-	}
-	for p := range n {
-		block(p, blockInside, cover[p*k:][:k])
-		block(p, blockFirst, start[p*k:][:k])
-		block(p, blockLast, end[(p+1)*k:][:k])
-		if p+1 < n {
-			block(p, blockBefore, start[(p+1)*k:][:k])
-		}
-		if p > 0 {
-			block(p, blockAfter, end[p*k:][:k])
+			if p > 0 {
+				addRow(grad[(blockAfter*a+int(id))*k:][:k], after)
+			}
 		}
 	}
 	if n > 0 {
@@ -157,5 +170,13 @@ func (m *Model) addExpectedMinusTruth(x Instance, target []structpred.Segment, p
 	for _, g := range target {
 		trans[prev*k+g.Label]--
 		prev = g.Label
+	}
+}
+
+// addRow adds src into dst, entry by entry (len(dst) ≥ len(src)).
+func addRow(dst, src []float64) {
+	dst = dst[:len(src)]
+	for c, v := range src {
+		dst[c] += v
 	}
 }

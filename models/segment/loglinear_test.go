@@ -85,6 +85,29 @@ func TestLogLossAgainstBruteForce(t *testing.T) {
 	}
 }
 
+// TestLogLossDoesNotAllocate: once the model's scratch has grown, a loss and
+// gradient evaluation allocates nothing, for the plain CRF (no tempering, no
+// loss term) and for entropy-margin (both), on the scaled forward-backward
+// pass and on its log-space fallback (huge β). (Not parallel: AllocsPerRun
+// needs the test to itself.)
+func TestLogLossDoesNotAllocate(t *testing.T) {
+	m, w := randomModel(t, rand.New(rand.NewPCG(3, 4)), shape{6, 3, 3, true, "real", 3})
+	grad := make([]float64, m.Dim())
+	for _, p := range []struct{ beta, lossScale float64 }{{1, 0}, {2, 1}, {1e5, 1}} {
+		for i := range m.Len() {
+			m.LogLoss(i, w, p.beta, p.lossScale, grad)
+		}
+		allocs := testing.AllocsPerRun(10, func() {
+			for i := range m.Len() {
+				m.LogLoss(i, w, p.beta, p.lossScale, grad)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("β=%v λ=%v: LogLoss allocates %v times per pass", p.beta, p.lossScale, allocs)
+		}
+	}
+}
+
 func TestLogLossFiniteDifferences(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -58,10 +58,12 @@ type Model struct {
 
 	truthTok, predTok []int // per-token labels, for DeltaFeatures
 
-	// LogLoss: β-tempered score tables, and the per-token aggregates of the
-	// segment probabilities that the expected features are read from
+	// LogLoss: β-tempered score tables, the posteriors, and the per-token
+	// aggregates of the segment probabilities that the expected features
+	// are read from
 	tempered                              semimarkov.Scores
 	temperedTrans                         []float64
+	post                                  semimarkov.Posteriors
 	aggCover, aggStart, aggEnd, aggLength []float64
 	aggTail                               []float64
 }
