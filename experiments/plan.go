@@ -351,3 +351,13 @@ func DescribePlan(plan []PlannedUnit) string {
 	}
 	return fmt.Sprintf("%d units (%d validation, %d test)", len(plan), n[phaseValidate], n[phaseTest])
 }
+
+// IndexOf returns the index of the plan's unit with key.
+func IndexOf(plan []PlannedUnit, key string) (int, error) {
+	for _, p := range plan {
+		if p.Key == key {
+			return p.Index, nil
+		}
+	}
+	return 0, fmt.Errorf("no unit of the plan has key %q (test units whose C validation chooses have no key in the plan; use --index)", key)
+}
