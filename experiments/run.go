@@ -269,7 +269,6 @@ type runner struct {
 type phaseTracker struct {
 	r       *runner
 	ctx     context.Context
-	units   []Unit
 	todo    []int // batch index → index in the phase's unit list
 	results map[int]unitResult
 	errs    []error
@@ -581,7 +580,7 @@ func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (m
 	for j, i := range todo {
 		batch[j] = newUnit(j, units[i])
 	}
-	t := &phaseTracker{r: r, ctx: ctx, units: batch, todo: todo, results: results}
+	t := &phaseTracker{r: r, ctx: ctx, todo: todo, results: results}
 	r.exec.Execute(ctx, batch, r.work, t)
 	return results, t.errs
 }

@@ -206,7 +206,7 @@ func (l unitLocks) heartbeat(path string) (release func()) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		t := time.NewTicker(l.maxAge / 4)
+		t := time.NewTicker(max(l.maxAge/4, time.Millisecond)) // NewTicker needs a positive period
 		defer t.Stop()
 		for {
 			select {

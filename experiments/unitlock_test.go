@@ -83,7 +83,12 @@ func TestUnitLockWaitsForLiveHolder(t *testing.T) {
 		}
 		got := make(chan result)
 		polls := make(chan struct{}, 100)
-		l.waiting = func() { polls <- struct{}{} }
+		l.waiting = func() {
+			select {
+			case polls <- struct{}{}:
+			default: // never block the claimant
+			}
+		}
 		go func() {
 			release, waited, err := l.acquire(context.Background(), "k")
 			got <- result{release, waited, err}
@@ -188,7 +193,12 @@ func TestClaimReusesResultOfHolder(t *testing.T) {
 	r := newRunner(mustConfig(t, smallConfig), Options{}, cache, train, nil)
 	r.locks.poll = 5 * time.Millisecond
 	polls := make(chan struct{}, 100)
-	r.locks.waiting = func() { polls <- struct{}{} }
+	r.locks.waiting = func() {
+		select {
+		case polls <- struct{}{}:
+		default: // never block the claimant
+		}
+	}
 	res := validUnit()
 	writeLock(t, r.locks, res.Key, lockInfo{Host: r.locks.host, PID: os.Getpid(), Time: time.Now()})
 	done := make(chan error)
@@ -212,5 +222,34 @@ func TestClaimReusesResultOfHolder(t *testing.T) {
 	}
 	if _, err := os.Stat(r.locks.path(res.Key)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("lock left behind: %v", err)
+	}
+}
+
+// A holder keeps its lock young, so that other hosts never report it while
+// it computes.
+func TestUnitLockHeartbeat(t *testing.T) {
+	t.Parallel()
+	l := testLocks(t)
+	l.maxAge = 20 * time.Millisecond
+	release, _, err := l.acquire(context.Background(), "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(l.path("k"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(l.maxAge) {
+		st, err := os.Stat(l.path("k"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.ModTime().After(old.Add(time.Minute)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the holder never refreshed its lock")
+		}
 	}
 }
