@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/internal/strictyaml"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -208,23 +208,7 @@ const (
 )
 
 // ConfigError is a problem in a config file, located by line and field.
-type ConfigError struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
-}
-
-func (e *ConfigError) Error() string {
-	loc := e.File
-	if e.Line > 0 {
-		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
-	}
-	if e.Field != "" {
-		return fmt.Sprintf("%s: %s: %s", loc, e.Field, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", loc, e.Msg)
-}
+type ConfigError = strictyaml.Error
 
 // LoadConfig reads and validates a config file.
 func LoadConfig(path string) (*Config, error) {
@@ -252,8 +236,7 @@ func ParseConfig(data []byte, file string) (*Config, error) {
 		return nil, &ConfigError{File: file, Line: top.Line, Msg: fmt.Sprintf("expected a mapping of settings (datasets:, trainers:, ...), found %s", nodeKindName(top))}
 	}
 	cfg := &Config{file: file, root: root}
-	d := decoder{file: file}
-	if err := d.decode(root, reflect.ValueOf(cfg).Elem(), ""); err != nil {
+	if err := decodeConfig(root, cfg); err != nil {
 		return nil, err
 	}
 	if err := cfg.resolve(); err != nil {
@@ -901,38 +884,7 @@ func trainerNames(ts []TrainerSpec) []string {
 // deepest element found: the key for a mapping entry, the item for a list
 // element. The node is nil if the path is not written in the config.
 func (c *Config) node(path ...any) (*yaml.Node, int) {
-	n := c.root
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		n = n.Content[0]
-	}
-	line := 0
-	for _, p := range path {
-		if n == nil {
-			break
-		}
-		for n.Kind == yaml.AliasNode && n.Alias != nil {
-			n = n.Alias
-		}
-		var next *yaml.Node
-		switch p := p.(type) {
-		case string:
-			if n.Kind == yaml.MappingNode {
-				for i := 0; i+1 < len(n.Content); i += 2 {
-					if n.Content[i].Value == p {
-						line, next = n.Content[i].Line, n.Content[i+1]
-						break
-					}
-				}
-			}
-		case int:
-			if n.Kind == yaml.SequenceNode && p >= 0 && p < len(n.Content) {
-				next = n.Content[p]
-				line = next.Line
-			}
-		}
-		n = next
-	}
-	return n, line
+	return strictyaml.Find(c.root, path...)
 }
 
 // has reports whether the config writes the setting at path, so that an
@@ -947,41 +899,6 @@ func (c *Config) has(path ...any) bool {
 func (c *Config) line(path ...any) int {
 	_, line := c.node(path...)
 	return line
-}
-
-// suggest returns ` (did you mean "x"?)` for the closest candidate within a
-// small edit distance, or "".
-func suggest(got string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(got), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Effective returns the config as YAML with every default resolved: what a

@@ -1,316 +1,37 @@
 package experiments
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"io"
-	"reflect"
-	"regexp"
-	"slices"
-	"strconv"
-	"strings"
-
 	"gopkg.in/yaml.v3"
+
+	"github.com/maxmargin/repro/internal/strictyaml"
 )
 
-// maxConfigNodes bounds the YAML nodes a config may expand to, aliases
-// followed: a config is a page of settings, and the bound keeps an alias
-// bomb ("billion laughs") from exhausting memory while decoding.
-const maxConfigNodes = 100_000
+// configDoc describes a config file to package strictyaml, which does the
+// strict decoding (file:line: field: message errors, did-you-mean); the
+// meaning of the settings is config.go's.
+func configDoc(file string) strictyaml.Doc {
+	return strictyaml.Doc{
+		File:  file,
+		Noun:  "config",
+		Empty: "the config is empty (it needs at least datasets: and trainers:)",
+	}
+}
 
-// parseYAML parses data into one YAML document. yaml.v3's own messages are
-// rewritten so that every line is 1-based and the empty file says so.
+// parseYAML parses a config's text into one YAML document.
 func parseYAML(data []byte, file string) (*yaml.Node, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var root yaml.Node
-	if err := dec.Decode(&root); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, &ConfigError{File: file, Msg: "the config is empty (it needs at least datasets: and trainers:)"}
-		}
-		return nil, syntaxError(err, data, file)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, &ConfigError{File: file, Line: extra.Line, Msg: "a second YAML document ('---'); a config is one document"}
-	} else if !errors.Is(err, io.EOF) {
-		return nil, syntaxError(err, data, file)
-	}
-	if len(root.Content) == 0 || (root.Content[0].Kind == yaml.ScalarNode && root.Content[0].Tag == "!!null") {
-		return nil, &ConfigError{File: file, Msg: "the config is empty (it needs at least datasets: and trainers:)"}
-	}
-	return &root, nil
+	return strictyaml.Parse(data, configDoc(file))
 }
 
-// yamlLine matches the "line N: " prefix of yaml.v3's syntax errors.
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// parserProblems are yaml.v3's parser (not scanner) errors, with the
-// wording used instead. yaml.v3 reports their line 0-based (one line early:
-// unlike scanner errors it is not incremented) and at the mark of the
-// construct being parsed, such as the '[' of an unclosed list, unless that
-// construct starts on the first line, when it reports the 0-based line of
-// the problem itself (or none).
-var parserProblems = map[string]string{
-	"did not find expected ',' or ']'":       "a list '[' opened on this line is not closed by ']' (or two items lack a ',' between them)",
-	"did not find expected ',' or '}'":       "a mapping '{' opened on this line is not closed by '}' (or two entries lack a ',' between them)",
-	"did not find expected key":              "a line is not 'key: value' at the indentation of its mapping (check the indentation from here on)",
-	"did not find expected '-' indicator":    "a line is not a '- item' at the indentation of its list (check the indentation from here on)",
-	"did not find expected node content":     "a value is missing or malformed",
-	"did not find expected <document start>": "unexpected content after the document",
-	"found undefined tag handle":             "undefined tag handle",
-	"found duplicate %YAML directive":        "duplicate %YAML directive",
-	"found incompatible YAML document":       "incompatible YAML version",
-	"found duplicate %TAG directive":         "duplicate %TAG directive",
-	"did not find expected <stream-start>":   "not a YAML stream",
+// decodeConfig decodes the YAML tree root into cfg, strictly.
+func decodeConfig(root *yaml.Node, cfg *Config) error {
+	return strictyaml.Decode(root, cfg, configDoc(cfg.file))
 }
 
-// flowOpeners maps the unclosed-collection problems to their opening
-// character.
-var flowOpeners = map[string]string{
-	"did not find expected ',' or ']'": "[",
-	"did not find expected ',' or '}'": "{",
-}
+// nodeKindName describes a node for messages (see strictyaml.KindName).
+func nodeKindName(n *yaml.Node) string { return strictyaml.KindName(n) }
 
-// syntaxError turns a yaml.v3 parse error into a ConfigError with a 1-based
-// line; data is the config's text, used to find an unclosed '[' or '{'.
-func syntaxError(err error, data []byte, file string) error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line := 0
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	}
-	better, isParser := parserProblems[msg]
-	if !isParser {
-		return &ConfigError{File: file, Line: line, Msg: "syntax error: " + msg}
-	}
-	line++ // 0-based, or absent (the first line)
-	if opener, ok := flowOpeners[msg]; ok {
-		lines := strings.Split(string(data), "\n")
-		has := func(l int) bool { return l >= 1 && l <= len(lines) && strings.Contains(lines[l-1], opener) }
-		if !has(line) && has(1) {
-			line = 1 // the collection opened on the first line, which yaml.v3 cannot report
-		}
-	}
-	return &ConfigError{File: file, Line: line, Msg: "syntax error: " + better}
-}
+// suggest returns ` (did you mean "x"?)` for a close candidate, or "".
+func suggest(got string, candidates []string) string { return strictyaml.Suggest(got, candidates) }
 
-// decoder decodes a YAML tree into Go values, strictly: unknown or repeated
-// keys, values of the wrong kind and non-integers for integer fields are
-// errors naming the file, line and field path (e.g. trainers[0].epochs).
-// It replaces yaml.v3's Decode, whose messages name neither the field nor
-// the file ("cannot unmarshal !!str `three` into int") and which silently
-// truncates 1.5 to 1 for an integer field.
-type decoder struct {
-	file   string
-	nodes  int                // nodes decoded so far, aliases expanded
-	active map[*yaml.Node]int // alias targets being decoded, to refuse cycles
-}
-
-func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) error {
-	return &ConfigError{File: d.file, Line: n.Line, Field: path, Msg: fmt.Sprintf(format, args...)}
-}
-
-// decode stores n into v, which must be settable.
-func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) error {
-	if d.nodes++; d.nodes > maxConfigNodes {
-		return d.errorf(n, path, "the config expands to more than %d YAML nodes (aliases included)", maxConfigNodes)
-	}
-	switch n.Kind {
-	case yaml.DocumentNode:
-		if len(n.Content) != 1 {
-			return d.errorf(n, path, "expected one YAML document")
-		}
-		return d.decode(n.Content[0], v, path)
-	case yaml.AliasNode:
-		if d.active[n.Alias] > 0 {
-			return d.errorf(n, path, "alias *%s refers to itself", n.Value)
-		}
-		if d.active == nil {
-			d.active = map[*yaml.Node]int{}
-		}
-		d.active[n.Alias]++
-		defer func() { d.active[n.Alias]-- }()
-		return d.decode(n.Alias, v, path)
-	}
-	if v.Kind() == reflect.Pointer {
-		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-			return d.errorf(n, path, "has no value; remove the key to use the default")
-		}
-		p := reflect.New(v.Type().Elem())
-		if err := d.decode(n, p.Elem(), path); err != nil {
-			return err
-		}
-		v.Set(p)
-		return nil
-	}
-	switch v.Kind() {
-	case reflect.Struct:
-		return d.decodeStruct(n, v, path)
-	case reflect.Slice:
-		return d.decodeSlice(n, v, path)
-	}
-	if n.Kind != yaml.ScalarNode {
-		return d.errorf(n, path, "expected %s, found %s", kindName(v.Type()), nodeKindName(n))
-	}
-	if n.Tag == "!!null" {
-		return d.errorf(n, path, "has no value; remove the key to use the default")
-	}
-	return d.decodeScalar(n, v, path)
-}
-
-func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) error {
-	if n.Kind != yaml.MappingNode {
-		return d.errorf(n, path, "expected a mapping, found %s", nodeKindName(n))
-	}
-	fields := yamlFields(v.Type())
-	names := slices.Sorted(func(yield func(string) bool) {
-		for name := range fields {
-			if !yield(name) {
-				return
-			}
-		}
-	})
-	seen := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], n.Content[i+1]
-		field := joinPath(path, k.Value)
-		f, ok := fields[k.Value]
-		if !ok || k.Kind != yaml.ScalarNode {
-			return d.errorf(k, field, "unknown key%s (valid keys here: %s)", suggest(k.Value, names), strings.Join(names, ", "))
-		}
-		if first, dup := seen[k.Value]; dup {
-			return d.errorf(k, field, "given twice (first at line %d)", first)
-		}
-		seen[k.Value] = k.Line
-		if err := d.decode(val, v.FieldByIndex(f.Index), field); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (d *decoder) decodeSlice(n *yaml.Node, v reflect.Value, path string) error {
-	if n.Kind != yaml.SequenceNode {
-		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-			return d.errorf(n, path, "has no value; remove the key to use the default")
-		}
-		return d.errorf(n, path, "expected a list, found %s", nodeKindName(n))
-	}
-	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
-	for i, c := range n.Content {
-		if err := d.decode(c, s.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-			return err
-		}
-	}
-	v.Set(s)
-	return nil
-}
-
-// decodeScalar stores a non-null scalar into a string, bool, integer or
-// float field. Integers must be written as integers: 1.5 or "3" for an
-// integer field is an error, not a rounded or parsed value.
-func (d *decoder) decodeScalar(n *yaml.Node, v reflect.Value, path string) error {
-	cannot := func(what string) error {
-		return d.errorf(n, path, "cannot use %s as %s", quoteScalar(n), what)
-	}
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(n.Value)
-	case reflect.Bool:
-		var b bool
-		if n.Tag != "!!bool" || n.Decode(&b) != nil {
-			return cannot("true or false")
-		}
-		v.SetBool(b)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		var i int64
-		if n.Tag != "!!int" || n.Decode(&i) != nil || v.OverflowInt(i) {
-			return cannot("an integer")
-		}
-		v.SetInt(i)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		var u uint64
-		if n.Tag != "!!int" || n.Decode(&u) != nil || v.OverflowUint(u) {
-			return cannot("a non-negative integer")
-		}
-		v.SetUint(u)
-	case reflect.Float32, reflect.Float64:
-		var f float64
-		if (n.Tag != "!!int" && n.Tag != "!!float") || n.Decode(&f) != nil {
-			return cannot("a number")
-		}
-		v.SetFloat(f)
-	default:
-		return d.errorf(n, path, "unsupported field type %s", v.Type())
-	}
-	return nil
-}
-
-// quoteScalar shows a scalar as written: quoted if it was a string.
-func quoteScalar(n *yaml.Node) string {
-	if n.Tag == "!!str" {
-		return strconv.Quote(n.Value)
-	}
-	return n.Value
-}
-
-func nodeKindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "no value"
-		}
-		return quoteScalar(n)
-	}
-	return "something else"
-}
-
-func kindName(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Struct, reflect.Map:
-		return "a mapping"
-	case reflect.Slice:
-		return "a list"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return "an integer"
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "a non-negative integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Bool:
-		return "true or false"
-	}
-	return "a " + t.Kind().String()
-}
-
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-// yamlFields maps each YAML key of struct type t to its field.
-func yamlFields(t reflect.Type) map[string]reflect.StructField {
-	out := map[string]reflect.StructField{}
-	for f := range t.Fields() {
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = strings.ToLower(f.Name)
-		}
-		out[name] = f
-	}
-	return out
-}
+// editDistance is the Levenshtein distance (see strictyaml.EditDistance).
+func editDistance(a, b string) int { return strictyaml.EditDistance(a, b) }

@@ -17,8 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"golang.org/x/sync/errgroup"
+	"time"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/features"
@@ -42,6 +41,12 @@ type Options struct {
 	Progress     io.Writer // progress and warnings; nil: silent
 	Stdout       io.Writer // the table is printed here; nil: not printed
 	Version      string    // code version stamped into results (see internal/version)
+	// Executor runs the units that are not in the store; nil: a
+	// LocalExecutor with Workers goroutines.
+	Executor Executor
+	// LockAge is how long another host's unit lock may go without a
+	// heartbeat before it is reported (see unitLocks); 0: DefaultLockAge.
+	LockAge time.Duration
 }
 
 // PartialDir is where a run with failed units writes its outputs, inside
@@ -109,7 +114,7 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 	if err := cache.preflight(); err != nil {
 		return nil, err
 	}
-	r := &runner{cfg: cfg, opt: opt, cache: cache, train: train, unsupported: unsupported}
+	r := newRunner(cfg, opt, cache, train, unsupported)
 	if r.data, err = prepare(ctx, cfg, opt); err != nil {
 		return nil, r.stopped(ctx, err)
 	}
@@ -232,11 +237,23 @@ func readSource(file string) []byte {
 	return b
 }
 
+// newRunner returns a runner of cfg's units that keeps them in cache.
+func newRunner(cfg *Config, opt Options, cache unitCache, train unitFunc, unsupported map[[2]string]bool) *runner {
+	r := &runner{cfg: cfg, opt: opt, cache: cache, train: train, unsupported: unsupported, exec: opt.Executor}
+	if r.exec == nil {
+		r.exec = LocalExecutor{Workers: opt.Workers}
+	}
+	r.locks = newUnitLocks(cache.dir, opt.LockAge, func(msg string) { r.warnf("%s", msg) })
+	return r
+}
+
 type runner struct {
 	cfg   *Config
 	opt   Options
 	data  []*preparedData
 	cache unitCache
+	locks unitLocks
+	exec  Executor
 	prog  *progress
 	// train runs one unit; tests replace it to inject failures.
 	train unitFunc
@@ -245,6 +262,43 @@ type runner struct {
 
 	mu               sync.Mutex
 	computed, cached int
+}
+
+// phaseTracker follows one execute call: it updates the progress and
+// collects each unit's result from the store, or its error.
+type phaseTracker struct {
+	r       *runner
+	ctx     context.Context
+	todo    []int // batch index → index in the phase's unit list
+	results map[int]unitResult
+	errs    []error
+}
+
+func (t *phaseTracker) Started(Unit) { t.r.prog.start() }
+
+func (t *phaseTracker) Finished(u Unit, err error) {
+	var res unitResult
+	if err == nil {
+		// Executors leave results in the store; read them back from it, as
+		// a later run would, so that every result is checked the same way.
+		if res, _, err = t.r.cache.load(u.Key); err != nil {
+			err = fmt.Errorf("result missing from %s after the unit finished: %w", t.r.cache.path(u.Key), err)
+		}
+	}
+	t.r.mu.Lock()
+	defer t.r.mu.Unlock()
+	switch {
+	case err != nil && t.ctx.Err() != nil:
+		// Stopped mid-training: neither done nor a failure.
+		t.r.prog.abandon()
+		return
+	case err != nil:
+		t.errs = append(t.errs, fmt.Errorf("%s: %w", u.Name, err))
+	default:
+		t.results[t.todo[u.Index]] = res
+		t.r.computed++
+	}
+	t.r.prog.done(err != nil)
 }
 
 func (r *runner) interrupted(err error) error {
@@ -511,46 +565,54 @@ func selectParams(units []unitSpec, results map[int]unitResult) (map[string]floa
 	return chosen, cands
 }
 
-// execute runs units with at most opt.Workers at once. Results are indexed by
-// unit position, so their order never depends on scheduling. Valid cached
-// units are taken first (see survey); a failed unit is reported and skipped;
-// cancellation stops scheduling new units.
+// execute runs the units of a phase that are not in the store with the
+// executor and returns every unit's result, indexed by its position in
+// units, so that their order never depends on scheduling. Valid cached
+// units are taken first (see survey); a failed unit is reported and
+// skipped; cancellation stops scheduling new units.
 func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (map[int]unitResult, []error) {
 	results := make(map[int]unitResult, len(units))
-	var errs []error
 	r.prog.setPhase(phase)
 	todo := r.survey(phase, units, results)
 	r.cached += len(results)
 	r.prog.fromCache(len(results))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(r.opt.Workers)
-	for _, i := range todo {
-		if gctx.Err() != nil {
-			break
-		}
-		u := units[i]
-		g.Go(func() error {
-			r.prog.start()
-			res, err := r.runUnit(gctx, u)
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			switch {
-			case err != nil && gctx.Err() != nil:
-				// Stopped mid-training: neither done nor a failure.
-				r.prog.abandon()
-				return nil
-			case err != nil:
-				errs = append(errs, fmt.Errorf("%s: %w", describe(u), err))
-			default:
-				results[i] = res
-				r.computed++
-			}
-			r.prog.done(err != nil)
-			return nil
-		})
+	batch := make([]Unit, len(todo))
+	for j, i := range todo {
+		batch[j] = newUnit(j, units[i])
 	}
-	_ = g.Wait() // unit errors are collected above, never returned
-	return results, errs
+	t := &phaseTracker{r: r, ctx: ctx, todo: todo, results: results}
+	r.exec.Execute(ctx, batch, r.work, t)
+	return results, t.errs
+}
+
+// newUnit wraps a spec for an executor.
+func newUnit(index int, u unitSpec) Unit {
+	return Unit{Index: index, Key: u.key(), Name: describe(u), spec: u}
+}
+
+// work is the runner's Worker: it claims the unit's lock, and unless
+// another process saved the unit while this one waited for the lock,
+// computes it and saves it in the store.
+func (r *runner) work(ctx context.Context, u Unit) error {
+	_, err := r.claimAndRun(ctx, u.spec)
+	return err
+}
+
+// claimAndRun computes u under its unit lock. reused reports that another
+// holder of the lock saved a valid result meanwhile, which is then kept.
+func (r *runner) claimAndRun(ctx context.Context, u unitSpec) (reused bool, err error) {
+	release, waited, err := r.locks.acquire(ctx, u.key())
+	if err != nil {
+		return false, err
+	}
+	defer release()
+	if waited {
+		if _, _, err := r.cache.load(u.key()); err == nil {
+			return true, nil
+		}
+	}
+	_, err = r.runUnit(ctx, u)
+	return false, err
 }
 
 // survey looks up every unit of a phase in the cache and puts the valid

@@ -29,12 +29,16 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	force := fs.Bool("force", false, "recompute units even if their results are cached")
 	refreshStale := fs.Bool("refresh-stale", false, "recompute only the cached units that another code version computed")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	lockAge := fs.Duration("lock-age", experiments.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
 	args, help, err := parseFlags(fs, args, runUsage, stdout)
 	if help || err != nil {
 		return err
 	}
 	if len(args) != 1 {
 		return usagef("run takes exactly one config file, got %d arguments %q", len(args), args)
+	}
+	if *lockAge <= 0 {
+		return usagef("--lock-age must be positive, got %s", *lockAge)
 	}
 	if *workers < 1 {
 		return usagef("--workers must be at least 1, got %d", *workers)
@@ -49,7 +53,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dir, source := datasets.ResolveDataDir(*dataDir)
 	opt := experiments.Options{
 		DataDir: dir, DataSource: source, OutDir: *out, Workers: *workers, Force: *force, RefreshStale: *refreshStale,
-		Progress: stderr, Stdout: stdout, Version: version(),
+		Progress: stderr, Stdout: stdout, Version: version(), LockAge: *lockAge,
 	}
 	if *quiet {
 		opt.Progress = nil

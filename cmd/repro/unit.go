@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/experiments"
+)
+
+const unitUsage = `Usage: repro unit --plan FILE (--index N | --key K) [flags]
+
+Runs one unit of a plan written by 'repro plan' into the store beside it
+(the units/ directory of the plan's directory) and exits; a unit already
+there is not computed again. A test unit first reads its group's
+validation units from the store (they must have run) and chooses C as
+'repro run' does. Any number of 'repro unit' processes, on any hosts
+sharing the directory, may run at once: each unit is claimed by a lock
+file (units/KEY.lock), and a worker that finds its unit claimed waits and
+then reuses the other's result.
+
+Flags:
+`
+
+func unitCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("unit", flag.ContinueOnError)
+	planPath := fs.String("plan", "", "the plan (OUT/plan.jsonl) written by repro plan")
+	index := fs.Int("index", -1, "the unit's index in the plan (its line, from 0)")
+	key := fs.String("key", "", "the unit's key (instead of --index; test units whose C validation chooses have none)")
+	dataDir := fs.String("data", "", "data directory (default: $"+datasets.EnvDataDir+", else ./"+datasets.DefaultDataDir+")")
+	force := fs.Bool("force", false, "recompute the unit even if it is in the store")
+	lockAge := fs.Duration("lock-age", experiments.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
+	quiet := fs.Bool("quiet", false, "no messages on stderr but errors")
+	args, help, err := parseFlags(fs, args, unitUsage, stdout)
+	if help || err != nil {
+		return err
+	}
+	switch {
+	case len(args) > 0:
+		return usagef("unit takes no arguments, got %q", args)
+	case *planPath == "":
+		return usagef("unit needs --plan FILE")
+	case (*index >= 0) == (*key != ""):
+		return usagef("unit needs exactly one of --index N and --key K")
+	case *lockAge <= 0:
+		return usagef("--lock-age must be positive, got %s", *lockAge)
+	}
+	plan, err := experiments.ReadPlan(*planPath)
+	if err != nil {
+		return err
+	}
+	if *key != "" {
+		if *index, err = experiments.IndexOf(plan, *key); err != nil {
+			return err
+		}
+	}
+	if *index >= len(plan) {
+		return usagef("--index %d is outside the plan (0..%d)", *index, len(plan)-1)
+	}
+	cfg, err := experiments.LoadPlanConfig(*planPath, plan[*index])
+	if err != nil {
+		return err
+	}
+	dir, source := datasets.ResolveDataDir(*dataDir)
+	opt := experiments.Options{
+		DataDir: dir, DataSource: source, OutDir: filepath.Dir(*planPath), Force: *force,
+		Progress: stderr, Version: version(), LockAge: *lockAge,
+	}
+	if *quiet {
+		opt.Progress = nil
+	}
+	res, err := experiments.RunUnit(ctx, cfg, plan, *index, opt)
+	if err != nil {
+		return fmt.Errorf("unit %d: %w", *index, err)
+	}
+	if !*quiet {
+		how := "computed"
+		switch {
+		case res.Cached:
+			how = "already in the store"
+		case res.Reused:
+			how = "saved by another worker while this one waited"
+		}
+		ext := ""
+		if res.Extensions > 0 {
+			ext = fmt.Sprintf(" (after %d grid-extension validation unit(s))", res.Extensions)
+		}
+		fmt.Fprintf(stderr, "repro: unit %d, %s: %s%s; %s\n", *index, res.Name, how, ext, filepath.Join(opt.OutDir, "units", res.Key+".json"))
+	}
+	return nil
+}
