@@ -52,7 +52,9 @@ func runSequenceUnit(ctx context.Context, d *preparedData, u unitSpec, train, ev
 	instance := func(attrs [][]int32, s structpred.Sequence) chain.Instance {
 		return chain.Instance{Attrs: attrs, Labels: s.Labels}
 	}
-	m, err := chain.New(encode(d, idx, train, instance), idx.Len(), len(d.labels), u.Features.Edges, decoders.Cost{})
+	// The loss is the paper's Hamming loss, stated here rather than left to
+	// chain.New's zero-value default.
+	m, err := chain.New(encode(d, idx, train, instance), idx.Len(), len(d.labels), u.Features.Edges, decoders.Hamming(len(d.labels)))
 	if err != nil {
 		return unitResult{}, err
 	}
@@ -138,7 +140,7 @@ func fit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (res *trai
 // checkTrainerSupportsSequence refuses, at config time, a trainer the chain
 // model cannot serve.
 func checkTrainerSupportsSequence(t TrainerSpec) error {
-	probe, err := chain.New(nil, 1, 2, true, decoders.Cost{})
+	probe, err := chain.New(nil, 1, 2, true, decoders.Hamming(2))
 	if err != nil {
 		return err
 	}

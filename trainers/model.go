@@ -40,13 +40,9 @@ type LossCountDecoder[Y any] interface {
 }
 
 // PositionViolator is the best labeling that is wrong at one position c of a
-// decomposable loss, with its score and the position's loss L_ic(y_c).
-type PositionViolator[Y any] struct {
-	Position int
-	Y        Y
-	Score    float64
-	Loss     float64
-}
+// decomposable loss, with its score and the position's loss L_ic(y_c). It is
+// defined in structpred so that models need not import trainers.
+type PositionViolator[Y any] = structpred.PositionViolator[Y]
 
 // PositionDecoder serves PosLearn: Positions(i) error positions for instance
 // i, and for each the labeling maximising L_ic(y_c)·(1 − s_i(y_i) + s_i(y))
