@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/report"
+	"github.com/maxmargin/repro/trainers"
 )
 
 const validConfig = `name: t
@@ -306,5 +307,31 @@ func TestParseConfigFigureEveryTask(t *testing.T) {
 	}
 	if got := single.Figures[0].Task; got != TaskSequence {
 		t.Errorf("single-task figure task = %q, want %q", got, TaskSequence)
+	}
+}
+
+// Configs keep flat trainer keys, and units carry them under the same
+// names: every param a trainer's registry entry declares (but the run's
+// seed) must be a TrainerSpec YAML key and a unitSpec JSON key, or it would
+// never reach the trainer.
+func TestTrainerParamsAreConfigAndUnitKeys(t *testing.T) {
+	tags := func(typ reflect.Type, tag string) map[string]bool {
+		out := map[string]bool{}
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get(tag), ",")
+			out[name] = true
+		}
+		return out
+	}
+	cfgKeys, unitKeys := tags(reflect.TypeFor[TrainerSpec](), "yaml"), tags(reflect.TypeFor[unitSpec](), "json")
+	for _, s := range trainers.Specs() {
+		for _, p := range s.Params {
+			if p.Key == trainers.ParamSeed {
+				continue
+			}
+			if !cfgKeys[p.Key] || !unitKeys[p.Key] {
+				t.Errorf("trainer %s: param %q: config key %v, unit key %v", s.Name, p.Key, cfgKeys[p.Key], unitKeys[p.Key])
+			}
+		}
 	}
 }

@@ -2,6 +2,11 @@ package trainers
 
 import "github.com/maxmargin/repro/structpred"
 
+// This file holds every capability a trainer may ask of a model. A model
+// implements them structurally, without importing this package (the
+// models' tests assert it); a trainer states which ones it needs in its
+// Check, so an unsupported trainer/model pair fails before training.
+
 // Model is what every trainer needs of a structured model over its training
 // instances 0..Len()-1. Implementations own per-instance scratch buffers and
 // are not safe for concurrent use; the runner gives each training run its own.
@@ -50,4 +55,39 @@ type PositionViolator[Y any] = structpred.PositionViolator[Y]
 type PositionDecoder[Y any] interface {
 	Positions(i int) int
 	PositionViolators(i int, w []float64, dst []PositionViolator[Y]) []PositionViolator[Y]
+}
+
+// KBestDecoder returns the k labelings with the highest s_i(y) + scale·L_i(y)
+// (all of them if there are fewer), best first, the truth included if it
+// ranks. MIRA calls it with scale 0, as Crammer et al. do.
+type KBestDecoder[Y any] interface {
+	KBest(i int, w []float64, scale float64, k int) []Y
+}
+
+// LogLinear is what CRF training needs of a model: the margin-rescaled loss
+// of Pletscher, Ong & Buhmann (2010), equation 9,
+//
+//	ℓ_β,i(w) = (1/β) log Σ_y exp(β(s_i(y) + lossScale·L_i(y))) − s_i(y_i),
+//
+// and its gradient E_p[f(x_i, y)] − f(x_i, y_i) under
+// p(y) ∝ exp(β(s_i(y) + lossScale·L_i(y))). LogLoss returns ℓ_β,i(w) and ADDS
+// the gradient into grad (which may be nil: value only). β must be positive.
+// At β = 1, lossScale = 0 it is the CRF's negative log-likelihood; as β → ∞
+// it tends to the margin-scaled hinge max_y s_i(y) + lossScale·L_i(y) − s_i(y_i).
+type LogLinear[Y any] interface {
+	LogLoss(i int, w []float64, beta, lossScale float64, grad []float64) float64
+}
+
+// SlackLogLinear is the slack-rescaled variant of Pletscher et al., section
+// 3.3, with Δ = lossScale·L_i:
+//
+//	ℓ_β,i(w) = (1/β) log Σ_y exp(β·Δ(y)·(1 + s_i(y) − s_i(y_i))),
+//
+// whose gradient Σ_y p(y)·Δ(y)·(f(x_i, y) − f(x_i, y_i)) is ADDED into grad
+// (nil: value only). The exponent multiplies two sums over positions, so the
+// partition function does not factorise like the model; a model offers this
+// only where it can compute it exactly (chains: integer per-position costs),
+// and reports other cases as an error.
+type SlackLogLinear[Y any] interface {
+	SlackLogLoss(i int, w []float64, beta, lossScale float64, grad []float64) (float64, error)
 }
