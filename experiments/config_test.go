@@ -76,6 +76,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"validation fraction", "  count: 2", "  count: 2\n  validation_fraction: 1", []string{"splits.validation_fraction"}},
 		{"unknown task", "splits:", "tasks: [sequense]\nsplits:", []string{"bad.yaml:6:", "tasks", `did you mean "sequence"`}},
 		{"comparison of absent trainer", "[poslearn, margin]", "[poslearn, slack]", []string{"bad.yaml:15:", "compare", `"slack"`}},
+		{"setting the new trainer lacks", "  - name: poslearn\n    C: [1]", "  - name: passive-aggressive\n    k: 3", []string{"bad.yaml:13:", "trainers[1].k", `does not apply to trainer "passive-aggressive"`}},
+		{"passive-aggressive: empty grid", "  - name: poslearn\n    C: [1]", "  - name: passive-aggressive\n    C: []", []string{"bad.yaml:13:", "trainers[1].C", "empty grid; omit C for passive-aggressive's default"}},
 		{"duplicate trainer", "  - name: poslearn", "  - name: margin", []string{"bad.yaml:12:", "listed twice", "distinct label"}},
 		{"duplicate label", "  - name: poslearn", "  - name: poslearn\n    label: margin", []string{"bad.yaml:13:", "trainers[1].label", `label "margin" used twice (first at line 10)`}},
 		{"label with a bar", "  - name: poslearn", "  - name: poslearn\n    label: \"a|b\"", []string{"bad.yaml:13:", "trainers[1].label"}},
