@@ -547,26 +547,38 @@ func (c *Config) validateFeatures() error {
 	return nil
 }
 
-// trainerSettings maps each trainer setting to the trainers it applies to;
-// a setting given to another trainer would be silently ignored, so it is an
-// error.
+// trainerSettings maps each trainer setting to the trainers it applies to,
+// as the trainers' registry describes their params (C and the seed are the
+// run's, not settings); a setting given to another trainer would be
+// silently ignored, so it is an error.
 func trainerSettings() map[string][]string {
-	cp := trainers.CuttingPlaneTrainers()
-	online := trainers.OnlineTrainers()
-	loglin := trainers.LogLinearTrainers()
-	return map[string][]string{
-		"solver":         cp,
-		"C_per_example":  slices.Concat(cp, []string{trainers.SubgradientName}, loglin),
-		"epsilon":        cp,
-		"qp_tolerance":   cp,
-		"max_iterations": slices.Concat(cp, loglin),
-		"epochs":         online,
-		"average":        online,
-		"k":              {trainers.MIRAName},
-		"beta":           {trainers.EntropyMarginName},
-		"loss_scale":     {trainers.EntropyMarginName},
-		"rescaling":      {trainers.EntropyMarginName},
+	out := map[string][]string{}
+	for _, s := range trainers.Specs() {
+		for _, p := range s.Params {
+			if p.Key != trainers.ParamC && p.Key != trainers.ParamSeed {
+				out[p.Key] = append(out[p.Key], s.Name)
+			}
+		}
 	}
+	return out
+}
+
+// params returns the entry's trainer settings as the trainers' registry
+// takes them: the keys it writes (TrainerSpec's YAML names are the params'
+// keys), without its name, label, C grid and grid extension.
+func (t TrainerSpec) params() (trainers.Values, error) {
+	raw, err := yaml.Marshal(t)
+	if err != nil {
+		return nil, fmt.Errorf("trainer settings: %w", err)
+	}
+	var v trainers.Values
+	if err := yaml.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("trainer settings: %w", err)
+	}
+	for _, key := range []string{"name", "label", trainers.ParamC, "grid"} {
+		delete(v, key)
+	}
+	return v, nil
 }
 
 func (c *Config) validateTrainers() error {
@@ -638,12 +650,17 @@ func (c *Config) validateTrainers() error {
 // validateGrid checks trainer i's C grid.
 func (c *Config) validateGrid(i int, t TrainerSpec) error {
 	p := at{"trainers", i, "C"}
+	spec, err := trainers.SpecOf(t.Name)
+	if err != nil {
+		return c.fail(at{"trainers", i, "name"}, "%v", err)
+	}
+	param, hasC := spec.Param(trainers.ParamC)
 	switch {
-	case t.Name == trainers.PerceptronName && c.has("trainers", i, "C"):
-		return c.fail(p, "the perceptron has no C; remove the grid")
-	case t.Name == trainers.MIRAName && c.has("trainers", i, "C") && len(t.C) == 0:
-		return c.fail(p, "empty grid; omit C for MIRA's hard constraints")
-	case len(t.C) == 0 && t.Name != trainers.PerceptronName && t.Name != trainers.MIRAName:
+	case !hasC && c.has("trainers", i, "C"):
+		return c.fail(p, "the %s has no C; remove the grid", t.Name)
+	case hasC && !param.Required && c.has("trainers", i, "C") && len(t.C) == 0:
+		return c.fail(p, "empty grid; omit C for %s's default (%s)", t.Name, spec.C)
+	case len(t.C) == 0 && param.Required:
 		return c.fail(p, "trainer %q needs a non-empty grid of C values", t.Name)
 	}
 	if c.has("trainers", i, "grid") {
@@ -961,36 +978,28 @@ func flowScalarLists(n *yaml.Node) {
 }
 
 // effective fills in the defaults of the settings that apply to the
-// trainer, as package trainers resolves them (Settings, OnlineSettings and
-// CRFSettings .Resolved), so the effective config and the unit keys show
-// what training uses. A cutting-plane qp_tolerance stays unset: unset
-// selects the solver's true-gap stopping rule.
+// trainer, as its registry entry resolves them (trainers.Resolve), so the
+// effective config and the unit keys show what training uses. A
+// cutting-plane qp_tolerance stays unset: unset selects the solver's
+// true-gap stopping rule. Only a validated entry is resolved.
 func (t TrainerSpec) effective() TrainerSpec {
 	t.C = slices.Clone(t.C)
-	switch {
-	case slices.Contains(trainers.CuttingPlaneTrainers(), t.Name):
-		s := trainers.Settings{Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations, Solver: t.Solver}.Resolved()
-		t.Epsilon, t.MaxIterations, t.Solver = s.Epsilon, s.MaxIterations, s.Solver
-	case slices.Contains(trainers.OnlineTrainers(), t.Name):
-		s := trainers.OnlineSettings{Epochs: t.Epochs, K: t.K}.Resolved(t.Name)
-		t.Epochs = s.Epochs
-		if t.Name == trainers.MIRAName {
-			t.K = s.K
-		}
-		if t.Average == nil {
-			avg := s.Average == trainers.AverageOn
-			t.Average = &avg
-		}
-	case slices.Contains(trainers.LogLinearTrainers(), t.Name):
-		s := trainers.CRFSettings{MaxIterations: t.MaxIterations, Rescaling: t.Rescaling}.Resolved()
-		t.MaxIterations = s.MaxIterations
-		if t.Name == trainers.EntropyMarginName {
-			t.Rescaling = s.Rescaling
-			if t.LossScale == nil {
-				one := 1.0
-				t.LossScale = &one
-			}
-		}
+	v, err := t.params()
+	if err != nil {
+		return t
+	}
+	if v, err = trainers.Resolve(t.Name, v); err != nil {
+		return t
+	}
+	delete(v, trainers.ParamC) // a single value; the entry's C is a grid
+	delete(v, trainers.ParamSeed)
+	// The params' keys are TrainerSpec's YAML names: write them back.
+	raw, err := yaml.Marshal(v)
+	if err != nil {
+		return t
+	}
+	if err := yaml.Unmarshal(raw, &t); err != nil {
+		return t
 	}
 	return t
 }

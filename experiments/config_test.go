@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/report"
+	"github.com/maxmargin/repro/trainers"
 )
 
 const validConfig = `name: t
@@ -75,6 +76,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"validation fraction", "  count: 2", "  count: 2\n  validation_fraction: 1", []string{"splits.validation_fraction"}},
 		{"unknown task", "splits:", "tasks: [sequense]\nsplits:", []string{"bad.yaml:6:", "tasks", `did you mean "sequence"`}},
 		{"comparison of absent trainer", "[poslearn, margin]", "[poslearn, slack]", []string{"bad.yaml:15:", "compare", `"slack"`}},
+		{"setting the new trainer lacks", "  - name: poslearn\n    C: [1]", "  - name: passive-aggressive\n    k: 3", []string{"bad.yaml:13:", "trainers[1].k", `does not apply to trainer "passive-aggressive"`}},
+		{"passive-aggressive: empty grid", "  - name: poslearn\n    C: [1]", "  - name: passive-aggressive\n    C: []", []string{"bad.yaml:13:", "trainers[1].C", "empty grid; omit C for passive-aggressive's default"}},
 		{"duplicate trainer", "  - name: poslearn", "  - name: margin", []string{"bad.yaml:12:", "listed twice", "distinct label"}},
 		{"duplicate label", "  - name: poslearn", "  - name: poslearn\n    label: margin", []string{"bad.yaml:13:", "trainers[1].label", `label "margin" used twice (first at line 10)`}},
 		{"label with a bar", "  - name: poslearn", "  - name: poslearn\n    label: \"a|b\"", []string{"bad.yaml:13:", "trainers[1].label"}},
@@ -306,5 +309,31 @@ func TestParseConfigFigureEveryTask(t *testing.T) {
 	}
 	if got := single.Figures[0].Task; got != TaskSequence {
 		t.Errorf("single-task figure task = %q, want %q", got, TaskSequence)
+	}
+}
+
+// Configs keep flat trainer keys, and units carry them under the same
+// names: every param a trainer's registry entry declares (but the run's
+// seed) must be a TrainerSpec YAML key and a unitSpec JSON key, or it would
+// never reach the trainer.
+func TestTrainerParamsAreConfigAndUnitKeys(t *testing.T) {
+	tags := func(typ reflect.Type, tag string) map[string]bool {
+		out := map[string]bool{}
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get(tag), ",")
+			out[name] = true
+		}
+		return out
+	}
+	cfgKeys, unitKeys := tags(reflect.TypeFor[TrainerSpec](), "yaml"), tags(reflect.TypeFor[unitSpec](), "json")
+	for _, s := range trainers.Specs() {
+		for _, p := range s.Params {
+			if p.Key == trainers.ParamSeed {
+				continue
+			}
+			if !cfgKeys[p.Key] || !unitKeys[p.Key] {
+				t.Errorf("trainer %s: param %q: config key %v, unit key %v", s.Name, p.Key, cfgKeys[p.Key], unitKeys[p.Key])
+			}
+		}
 	}
 }

@@ -871,7 +871,7 @@ func (r *runner) print(dir string, spec report.Spec) error {
 
 // KnownTrainers lists the trainer names a config may use.
 func KnownTrainers() []string {
-	return slices.Concat(trainers.CuttingPlaneTrainers(), trainers.OnlineTrainers(), trainers.LogLinearTrainers())
+	return trainers.Names()
 }
 
 // KnownDatasets lists the dataset names a config may use.

@@ -38,7 +38,10 @@ func runSegmentationUnit(ctx context.Context, d *preparedData, u unitSpec, train
 	if err != nil {
 		return unitResult{}, err
 	}
-	m, err := segment.New(trainSet, idx.Len(), len(d.labels), maxLen, u.Features.Edges, semimarkov.Loss{})
+	// The loss is section 4.3.2's: unit precision, recall and
+	// misclassification penalties, stated here rather than left to
+	// segment.New's zero-value default.
+	m, err := segment.New(trainSet, idx.Len(), len(d.labels), maxLen, u.Features.Edges, semimarkov.DefaultLoss(len(d.labels)))
 	if err != nil {
 		return unitResult{}, err
 	}
@@ -67,7 +70,7 @@ func runSegmentationUnit(ctx context.Context, d *preparedData, u unitSpec, train
 // checkTrainerSupportsSegmentation refuses, at config time, a trainer the
 // semi-Markov model cannot serve.
 func checkTrainerSupportsSegmentation(t TrainerSpec) error {
-	probe, err := segment.New(nil, 1, 2, 1, true, semimarkov.Loss{})
+	probe, err := segment.New(nil, 1, 2, 1, true, semimarkov.DefaultLoss(2))
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/maxmargin/repro/decoders"
@@ -52,7 +53,9 @@ func runSequenceUnit(ctx context.Context, d *preparedData, u unitSpec, train, ev
 	instance := func(attrs [][]int32, s structpred.Sequence) chain.Instance {
 		return chain.Instance{Attrs: attrs, Labels: s.Labels}
 	}
-	m, err := chain.New(encode(d, idx, train, instance), idx.Len(), len(d.labels), u.Features.Edges, decoders.Cost{})
+	// The loss is the paper's Hamming loss, stated here rather than left to
+	// chain.New's zero-value default.
+	m, err := chain.New(encode(d, idx, train, instance), idx.Len(), len(d.labels), u.Features.Edges, decoders.Hamming(len(d.labels)))
 	if err != nil {
 		return unitResult{}, err
 	}
@@ -70,10 +73,9 @@ func runSequenceUnit(ctx context.Context, d *preparedData, u unitSpec, train, ev
 }
 
 // trainUnit trains model m with the unit's trainer and settings, and
-// measures what the training cost. C maps to every trainer's own
-// regularisation so that one grid means the same objective scale
-// ½‖w‖² + C Σ_i loss_i throughout (subgradient: λ = 1/(C·n)); with
-// C_per_example the scale is ½‖w‖² + C·mean_i loss_i, i.e. C/n.
+// measures what the training cost. Each trainer maps C to its own
+// regularisation (see its Spec().C) so that one grid means the same
+// objective scale ½‖w‖² + C Σ_i loss_i throughout.
 func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*trainers.Result, timing, error) {
 	var res *trainers.Result
 	cost, err := timed(func() (err error) {
@@ -86,59 +88,54 @@ func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*tr
 	return res, cost, nil
 }
 
-// fit dispatches to the unit's trainer.
-func fit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (res *trainers.Result, err error) {
-	c := u.C
-	if u.CPerExample && m.Len() > 0 {
-		c /= float64(m.Len())
+// fit trains m with the unit's trainer, through the trainers' registry:
+// what C means for each trainer lives in its own file in package trainers.
+func fit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*trainers.Result, error) {
+	v, err := u.trainerParams()
+	if err != nil {
+		return nil, err
 	}
-	switch u.Trainer {
-	case trainers.PerceptronName, trainers.MIRAName, trainers.SubgradientName:
-		s := trainers.OnlineSettings{Epochs: u.Epochs, Seed: u.Seed + uint64(u.Split), K: u.K, C: u.C}
-		if u.Average != nil {
-			s.Average = trainers.AverageOff
-			if *u.Average {
-				s.Average = trainers.AverageOn
-			}
-		}
-		switch u.Trainer {
-		case trainers.PerceptronName:
-			res, err = trainers.Perceptron(ctx, m, s)
-		case trainers.MIRAName:
-			res, err = trainers.MIRA(ctx, m, s) // C bounds each example's duals: per example already
+	return trainers.Train(ctx, u.Trainer, m, v)
+}
+
+// trainerParams returns the params of the unit's trainer: the unit's
+// settings under the keys the trainer accepts (unitSpec's JSON names are the
+// config's keys, which are the trainers' param keys), unset ones left out,
+// with the unit's C and, as the seed, the experiment's seed plus the split.
+func (u unitSpec) trainerParams() (trainers.Values, error) {
+	spec, err := trainers.SpecOf(u.Trainer)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(u)
+	if err != nil {
+		return nil, fmt.Errorf("unit settings: %w", err)
+	}
+	var all map[string]any
+	if err := json.Unmarshal(raw, &all); err != nil {
+		return nil, fmt.Errorf("unit settings: %w", err)
+	}
+	v := trainers.Values{}
+	for _, p := range spec.Params {
+		switch x := all[p.Key]; x {
+		case nil, 0.0, false, "":
 		default:
-			s.C, s.Lambda = 0, 1/(c*float64(m.Len()))
-			res, err = trainers.Subgradient(ctx, m, s)
+			v[p.Key] = x
 		}
-	case trainers.CRFName, trainers.EntropyMarginName:
-		s := trainers.CRFSettings{Beta: u.Beta, Rescaling: u.Rescaling, C: c, MaxIterations: u.MaxIterations}
-		if u.Trainer == trainers.EntropyMarginName {
-			s.LossScale = 1
-		}
-		if u.LossScale != nil {
-			s.LossScale = *u.LossScale
-		}
-		res, err = trainers.CRF(ctx, m, s)
-	default:
-		s := trainers.Settings{C: c, Epsilon: u.Epsilon, QPTolerance: u.QPTolerance, MaxIterations: u.MaxIterations, Solver: u.Solver}
-		var sep trainers.Separator
-		if sep, err = trainers.NewSeparator(u.Trainer, m, s.Epsilon); err != nil {
-			return nil, err
-		}
-		if u.Trainer == trainers.ApproxSlack {
-			// The approximate oracle cannot certify its own slacks; the exact
-			// one does, where the task can count losses (Primal is then exact).
-			s.Certifier, _ = trainers.NewSeparator(trainers.Slack, m, s.Epsilon)
-		}
-		res, err = trainers.CuttingPlane(ctx, m.Len(), m.Dim(), sep, s)
 	}
-	return res, err
+	if _, ok := spec.Param(trainers.ParamC); ok && u.C != 0 {
+		v[trainers.ParamC] = u.C
+	}
+	if _, ok := spec.Param(trainers.ParamSeed); ok {
+		v[trainers.ParamSeed] = u.Seed + uint64(u.Split)
+	}
+	return v, nil
 }
 
 // checkTrainerSupportsSequence refuses, at config time, a trainer the chain
 // model cannot serve.
 func checkTrainerSupportsSequence(t TrainerSpec) error {
-	probe, err := chain.New(nil, 1, 2, true, decoders.Cost{})
+	probe, err := chain.New(nil, 1, 2, true, decoders.Hamming(2))
 	if err != nil {
 		return err
 	}

@@ -36,19 +36,14 @@ func KnownTasks() []string {
 }
 
 // canTrain reports whether probe, an empty model of a task, serves trainer
-// entry t: the trainer's capabilities and, for slack-rescaled entropy-margin,
-// the slack-rescaled partition function (Pletscher et al. section 3.3), which
-// not every model can compute.
+// entry t with its settings (e.g. entropy-margin with slack rescaling needs a
+// slack-rescaled partition function, which not every model has).
 func canTrain[Y any](t TrainerSpec, probe trainers.Model[Y]) error {
-	if err := trainers.CanTrain(t.Name, probe); err != nil {
+	v, err := t.params()
+	if err != nil {
 		return err
 	}
-	if t.Rescaling == trainers.Slack {
-		if _, ok := probe.(trainers.SlackLogLinear[Y]); !ok {
-			return fmt.Errorf("trainer %q with slack rescaling needs the slack-rescaled partition function, which this task does not provide", t.Name)
-		}
-	}
-	return nil
+	return trainers.Check(t.Name, probe, v)
 }
 
 // dispatchUnit runs a unit with its task's function.

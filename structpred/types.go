@@ -48,3 +48,15 @@ type Constraint struct {
 
 // Violation returns B − w·A, the slack this constraint demands at w.
 func (c *Constraint) Violation(w []float64) float64 { return c.B - c.A.Dot(w) }
+
+// PositionViolator is the best labeling that is wrong at one position c of a
+// decomposable loss, with its score and the position's loss L_ic(y_c): what
+// a model's PositionViolators returns for PosLearn (see
+// trainers.PositionDecoder). It lives here, not in trainers, so that models
+// implement the trainers' capability interfaces without importing trainers.
+type PositionViolator[Y any] struct {
+	Position int
+	Y        Y
+	Score    float64
+	Loss     float64
+}

@@ -9,34 +9,6 @@ import (
 	"time"
 )
 
-// LogLinear is what CRF training needs of a model: the margin-rescaled loss
-// of Pletscher, Ong & Buhmann (2010), equation 9,
-//
-//	ℓ_β,i(w) = (1/β) log Σ_y exp(β(s_i(y) + lossScale·L_i(y))) − s_i(y_i),
-//
-// and its gradient E_p[f(x_i, y)] − f(x_i, y_i) under
-// p(y) ∝ exp(β(s_i(y) + lossScale·L_i(y))). LogLoss returns ℓ_β,i(w) and ADDS
-// the gradient into grad (which may be nil: value only). β must be positive.
-// At β = 1, lossScale = 0 it is the CRF's negative log-likelihood; as β → ∞
-// it tends to the margin-scaled hinge max_y s_i(y) + lossScale·L_i(y) − s_i(y_i).
-type LogLinear[Y any] interface {
-	LogLoss(i int, w []float64, beta, lossScale float64, grad []float64) float64
-}
-
-// SlackLogLinear is the slack-rescaled variant of Pletscher et al., section
-// 3.3, with Δ = lossScale·L_i:
-//
-//	ℓ_β,i(w) = (1/β) log Σ_y exp(β·Δ(y)·(1 + s_i(y) − s_i(y_i))),
-//
-// whose gradient Σ_y p(y)·Δ(y)·(f(x_i, y) − f(x_i, y_i)) is ADDED into grad
-// (nil: value only). The exponent multiplies two sums over positions, so the
-// partition function does not factorise like the model; a model offers this
-// only where it can compute it exactly (chains: integer per-position costs),
-// and reports other cases as an error.
-type SlackLogLinear[Y any] interface {
-	SlackLogLoss(i int, w []float64, beta, lossScale float64, grad []float64) (float64, error)
-}
-
 // CRFSettings configures CRF. The zero value of every field but C selects a
 // documented default.
 type CRFSettings struct {
@@ -275,4 +247,51 @@ func dotf(a, b []float64) float64 {
 		s += x * b[j]
 	}
 	return s
+}
+
+// CRFName is the L2-regularised CRF's name in configs and results.
+const CRFName = "crf"
+
+// LogLinearTrainers lists the trainers served by CRF: the plain CRF and
+// Pletscher et al.'s entropy-and-margin loss.
+func LogLinearTrainers() []string { return []string{CRFName, EntropyMarginName} }
+
+// CRFParams are the plain CRF's params. C weighs the negative
+// log-likelihood: min ½‖w‖² + C Σ_i −log p(y_i | x_i) (C/n with
+// C_per_example), the cutting-plane trainers' scaling; the usual
+// Σ_i −log p + (C'/2)‖w‖² is this divided by C, with C' = 1/C.
+type CRFParams struct {
+	TradeOff
+	MaxIterations int `param:"max_iterations" help:"cap on L-BFGS major iterations"`
+}
+
+// Resolved fills the defaults as CRFSettings.Resolved does.
+func (p CRFParams) Resolved() CRFParams {
+	p.MaxIterations = CRFSettings{MaxIterations: p.MaxIterations}.Resolved().MaxIterations
+	return p
+}
+
+// Validate checks resolved params.
+func (p CRFParams) Validate() error {
+	if err := p.TradeOff.validate(); err != nil {
+		return err
+	}
+	if p.MaxIterations < 1 {
+		return &ParamError{Key: "max_iterations", Msg: fmt.Sprintf("must be at least 1, got %d", p.MaxIterations)}
+	}
+	return nil
+}
+
+func crfTrainer[Y any]() Trainer[Y] {
+	return entry[Y, CRFParams]{
+		name:    CRFName,
+		summary: "L2-regularised conditional random field, gonum L-BFGS",
+		c:       "weighs the negative log-likelihood: min ½‖w‖² + C Σ_i −log p(y_i|x_i) (C/n with C_per_example)",
+		check: func(m Model[Y], _ CRFParams) error {
+			return needs[LogLinear[Y]](CRFName, "a log partition function and marginals", m)
+		},
+		train: func(ctx context.Context, m Model[Y], p CRFParams) (*Result, error) {
+			return CRF(ctx, m, CRFSettings{C: p.PerExample(m.Len()), MaxIterations: p.MaxIterations})
+		},
+	}
 }

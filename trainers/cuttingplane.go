@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/maxmargin/repro/structpred"
@@ -370,4 +372,128 @@ func dot(a, b []float64) float64 {
 		s += x * b[j]
 	}
 	return s
+}
+
+// CuttingPlaneTrainers lists the trainers served by CuttingPlane.
+func CuttingPlaneTrainers() []string {
+	var out []string
+	for _, t := range registry[struct{}]() {
+		if _, ok := t.(cuttingPlane[struct{}]); ok {
+			out = append(out, t.Spec().Name)
+		}
+	}
+	return out
+}
+
+// NewSeparator returns the separation oracle of a cutting-plane trainer for
+// model m, or an error naming the capability m lacks. An epsilon of 0 means
+// DefaultEpsilon (ApproxSlack's λ_l = ε/L_max needs the real ε).
+func NewSeparator[Y any](trainer string, m Model[Y], epsilon float64) (Separator, error) {
+	if epsilon == 0 {
+		epsilon = DefaultEpsilon
+	}
+	t, err := Lookup[Y](trainer)
+	if err != nil {
+		return nil, err
+	}
+	cp, ok := t.(cuttingPlane[Y])
+	if !ok {
+		return nil, fmt.Errorf("unknown cutting-plane trainer %q (known: %v)", trainer, CuttingPlaneTrainers())
+	}
+	return cp.separator(m, epsilon)
+}
+
+// TradeOff is the C of the trainers that minimise ½‖w‖² + C·(their loss
+// summed over the instances); each trainer's file says what its loss is.
+type TradeOff struct {
+	C float64 `param:"C,required" help:"the regularisation trade-off"`
+	// CPerExample makes C weigh the mean of the losses instead of their
+	// sum: the trainer uses C/n for n instances.
+	CPerExample bool `param:"C_per_example" help:"C weighs the mean loss (C/n) instead of the sum"`
+}
+
+// PerExample returns the trade-off on the summed losses of n instances.
+func (t TradeOff) PerExample(n int) float64 { return perExample(t.C, t.CPerExample, n) }
+
+// validate checks that C is positive and finite.
+func (t TradeOff) validate() error {
+	if !(t.C > 0) || math.IsInf(t.C, 0) {
+		return &ParamError{Key: ParamC, Msg: fmt.Sprintf("must be positive and finite, got %v", t.C)}
+	}
+	return nil
+}
+
+// CuttingPlaneParams are the params of the cutting-plane trainers (margin,
+// slack, approx-slack, poslearn); see Settings for their meaning.
+type CuttingPlaneParams struct {
+	TradeOff
+	Solver        string  `param:"solver" help:"n-slack (the paper's) or one-slack (Joachims et al. 2009)"`
+	Epsilon       float64 `param:"epsilon" help:"violation tolerance ε; the primal is within C·G·ε of optimal"`
+	QPTolerance   float64 `param:"qp_tolerance" help:"relative working-set gap the QP must reach (0: stop on the true gap)"`
+	MaxIterations int     `param:"max_iterations" help:"cap on passes (n-slack) or iterations (one-slack)"`
+}
+
+// Resolved fills the defaults as Settings.Resolved does.
+func (p CuttingPlaneParams) Resolved() CuttingPlaneParams {
+	s := Settings{Epsilon: p.Epsilon, QPTolerance: p.QPTolerance, MaxIterations: p.MaxIterations, Solver: p.Solver}.Resolved()
+	p.Epsilon, p.QPTolerance, p.MaxIterations, p.Solver = s.Epsilon, s.QPTolerance, s.MaxIterations, s.Solver
+	return p
+}
+
+// Validate checks resolved params.
+func (p CuttingPlaneParams) Validate() error {
+	if err := p.TradeOff.validate(); err != nil {
+		return err
+	}
+	switch {
+	case !slices.Contains(Solvers(), p.Solver):
+		return &ParamError{Key: "solver", Msg: fmt.Sprintf("unknown solver %q (known: %s)", p.Solver, strings.Join(Solvers(), ", "))}
+	case !(p.Epsilon > 0) || math.IsInf(p.Epsilon, 0):
+		return &ParamError{Key: "epsilon", Msg: fmt.Sprintf("must be positive and finite, got %v", p.Epsilon)}
+	case !(p.QPTolerance >= 0 && p.QPTolerance < 1):
+		return &ParamError{Key: "qp_tolerance", Msg: fmt.Sprintf("is a relative gap in [0, 1), got %v", p.QPTolerance)}
+	case p.MaxIterations < 1:
+		return &ParamError{Key: "max_iterations", Msg: fmt.Sprintf("must be at least 1, got %d", p.MaxIterations)}
+	}
+	return nil
+}
+
+// settings returns the solver settings for a model of n instances.
+func (p CuttingPlaneParams) settings(n int) Settings {
+	return Settings{C: p.PerExample(n), Epsilon: p.Epsilon, QPTolerance: p.QPTolerance, MaxIterations: p.MaxIterations, Solver: p.Solver}
+}
+
+// cuttingPlane is a cutting-plane trainer: CuttingPlane with the trainer's
+// separation oracle.
+type cuttingPlane[Y any] struct {
+	entry[Y, CuttingPlaneParams]
+	separator func(m Model[Y], epsilon float64) (Separator, error)
+}
+
+// cuttingPlaneTrainer builds a cutting-plane trainer from its oracle. With
+// certify, the oracle is approximate and the exact slack oracle certifies the
+// final primal where the model can count losses (else Primal is a lower
+// bound; see Stats.PrimalExact).
+func cuttingPlaneTrainer[Y any](name, summary, c string, sep func(Model[Y], float64) (Separator, error), certify bool) Trainer[Y] {
+	return cuttingPlane[Y]{
+		separator: sep,
+		entry: entry[Y, CuttingPlaneParams]{
+			name: name, summary: summary, c: c,
+			check: func(m Model[Y], p CuttingPlaneParams) error {
+				_, err := sep(m, p.Epsilon)
+				return err
+			},
+			train: func(ctx context.Context, m Model[Y], p CuttingPlaneParams) (*Result, error) {
+				s := p.settings(m.Len())
+				oracle, err := sep(m, s.Epsilon)
+				if err != nil {
+					return nil, err
+				}
+				if certify {
+					s.Certifier, _ = newSlackSeparator(m, s.Epsilon)
+				}
+				return CuttingPlane(ctx, m.Len(), m.Dim(), oracle, s)
+			},
+		},
+	}
 }

@@ -42,9 +42,26 @@
 // with each example's small QP solved exactly), Subgradient (Daume's
 // Algorithm 41, Pegasos step sizes) and CRF, which minimises Pletscher et
 // al.'s entropy-and-margin loss l_β (the CRF at β = 1 without an error term)
-// with gonum's L-BFGS. CanTrain checks any trainer against a model.
+// with gonum's L-BFGS; PassiveAggressive (PA-I, Crammer et al. 2006) is the
+// one-file example of adding a trainer.
 //
-// Trainers see models only through the small capability interfaces below
-// (Model, LossAugmentedDecoder, ...); a trainer whose model lacks a
-// capability is refused before training starts (see Requires).
+// # The registry
+//
+// Every trainer is a Trainer[Y] in one table (registry.go), found by name:
+// Train(ctx, name, model, params) trains, Check(name, model, params) says
+// why a model cannot be trained (the capability it lacks), Resolve fills a
+// trainer's defaults and Specs/Help describe every trainer, its params and
+// what its C means. Params are flat Values (the config's keys: C, epsilon,
+// epochs, k, ...) decoded strictly into the trainer's own typed params
+// struct (CuttingPlaneParams, MIRAParams, ...), whose Resolved method holds
+// the defaults and Validate the ranges. Each trainer's file (margin.go,
+// slack.go, approxslack.go, poslearn.go, perceptron.go, mira.go,
+// subgradient.go, crf.go, lbeta.go, passiveaggressive.go) holds its params
+// and the meaning of its C; adding a trainer is a new file plus one line in
+// registry.go.
+//
+// Trainers see models only through the capability interfaces of
+// capabilities.go (Model, LossAugmentedDecoder, ...), which models implement
+// without importing this package; a trainer whose model lacks a capability
+// is refused before training starts.
 package trainers

@@ -2,7 +2,6 @@ package trainers
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,63 +9,6 @@ import (
 
 	"github.com/maxmargin/repro/structpred"
 )
-
-// Names of the online and log-linear trainers, as used in configs and result
-// files. (The cutting-plane names are Margin, Slack, ApproxSlack, PosLearn.)
-const (
-	PerceptronName    = "perceptron"
-	MIRAName          = "mira"
-	SubgradientName   = "subgradient"
-	CRFName           = "crf"
-	EntropyMarginName = "entropy-margin"
-)
-
-// OnlineTrainers lists the trainers that make passes over the data one
-// instance at a time: Perceptron, MIRA and Subgradient.
-func OnlineTrainers() []string { return []string{PerceptronName, MIRAName, SubgradientName} }
-
-// LogLinearTrainers lists the trainers served by CRF: the plain CRF and
-// Pletscher et al.'s entropy-and-margin loss.
-func LogLinearTrainers() []string { return []string{CRFName, EntropyMarginName} }
-
-// KBestDecoder returns the k labelings with the highest s_i(y) + scale·L_i(y)
-// (all of them if there are fewer), best first, the truth included if it
-// ranks. MIRA calls it with scale 0, as Crammer et al. do.
-type KBestDecoder[Y any] interface {
-	KBest(i int, w []float64, scale float64, k int) []Y
-}
-
-// CanTrain reports whether trainer can train model m: nil if m has every
-// capability the trainer needs, otherwise an error naming the missing one.
-// It knows every trainer of this package, the cutting-plane ones included, so
-// a config can be validated before anything trains.
-func CanTrain[Y any](trainer string, m Model[Y]) error {
-	switch trainer {
-	case PerceptronName, SubgradientName:
-		if _, ok := m.(LossAugmentedDecoder[Y]); !ok {
-			return fmt.Errorf("trainer %q needs (loss-augmented) decoding, which this task does not provide", trainer)
-		}
-		return nil
-	case MIRAName:
-		if _, ok := m.(KBestDecoder[Y]); !ok {
-			return fmt.Errorf("trainer %q needs k-best decoding, which this task does not provide", trainer)
-		}
-		return nil
-	case CRFName, EntropyMarginName:
-		if _, ok := m.(LogLinear[Y]); !ok {
-			return fmt.Errorf("trainer %q needs a log partition function and marginals, which this task does not provide", trainer)
-		}
-		return nil
-	}
-	for _, t := range CuttingPlaneTrainers() {
-		if t == trainer {
-			_, err := NewSeparator(trainer, m, 0.01)
-			return err
-		}
-	}
-	known := append(append(CuttingPlaneTrainers(), OnlineTrainers()...), LogLinearTrainers()...)
-	return fmt.Errorf("unknown trainer %q (known: %v)", trainer, known)
-}
 
 // Averaging selects whether an online trainer returns its last weight vector
 // or the average of the weight vectors after every instance it visited.
@@ -120,199 +62,119 @@ type OnlineSettings struct {
 	Progress func(epoch, updates int)
 }
 
-// Resolved returns s with every unset field at the default trainer (a
-// name such as PerceptronName) trains with.
-func (s OnlineSettings) Resolved(trainer string) OnlineSettings { return s.withDefaults(trainer) }
+// DefaultEpochs is the number of passes an online trainer makes when
+// Epochs is unset.
+const DefaultEpochs = 10
 
-func (s OnlineSettings) withDefaults(trainer string) OnlineSettings {
+// onlineAlgo is one online trainer: its step and the few rules in which the
+// online trainers differ. Each trainer's file builds its own.
+type onlineAlgo[Y any] struct {
+	name string
+	// averages selects averaging when Settings.Average is AverageDefault.
+	averages bool
+	// converges stops training after a pass without updates (w is then a
+	// fixed point of the trainer's step).
+	converges bool
+	check     func(m Model[Y]) error
+	defaults  func(s OnlineSettings) OnlineSettings // nil: none of its own
+	validate  func(s OnlineSettings) error          // nil: nothing of its own
+	step      func(m Model[Y], s OnlineSettings) onlineStep
+	finish    func(m Model[Y], s OnlineSettings, res *Result) error // nil: none
+}
+
+// resolved fills the defaults the algorithm trains with.
+func (a onlineAlgo[Y]) resolved(s OnlineSettings) OnlineSettings {
 	if s.Epochs == 0 {
-		s.Epochs = 10
-	}
-	if s.K == 0 {
-		s.K = 5
-	}
-	if s.Eta0 == 0 && s.Lambda > 0 {
-		s.Eta0 = 1 / s.Lambda
+		s.Epochs = DefaultEpochs
 	}
 	if s.Average == AverageDefault {
-		s.Average = AverageOn
-		if trainer == SubgradientName {
-			s.Average = AverageOff
+		s.Average = AverageOff
+		if a.averages {
+			s.Average = AverageOn
 		}
+	}
+	if a.defaults != nil {
+		s = a.defaults(s)
 	}
 	return s
 }
 
-func (s OnlineSettings) validate(trainer string) error {
-	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+func (a onlineAlgo[Y]) validSettings(s OnlineSettings) error {
 	switch {
 	case s.Epochs < 0:
 		return fmt.Errorf("epochs must not be negative, got %d", s.Epochs)
 	case s.Average < AverageDefault || s.Average > AverageOff:
 		return fmt.Errorf("unknown averaging mode %d", s.Average)
-	case trainer == MIRAName && s.K < 1:
-		return fmt.Errorf("MIRA needs K ≥ 1, got %d", s.K)
-	case trainer == MIRAName && (s.C < 0 || !finite(s.C)):
-		return fmt.Errorf("MIRA's C must be finite and ≥ 0 (0 = unbounded), got %v", s.C)
-	case trainer == SubgradientName && (!(s.Lambda > 0) || !finite(s.Lambda)):
-		return fmt.Errorf("subgradient needs a positive finite lambda, got %v", s.Lambda)
-	case trainer == SubgradientName && (!(s.Eta0 > 0) || !finite(s.Eta0)):
-		return fmt.Errorf("subgradient needs a positive finite eta0, got %v", s.Eta0)
+	case a.validate != nil:
+		return a.validate(s)
 	}
 	return nil
 }
 
-// ErrInfeasible reports that hard-margin MIRA (C = 0) met constraints that no
-// weight vector satisfies together; a positive C makes every step feasible.
-var ErrInfeasible = errors.New("MIRA constraints cannot all be satisfied; set C > 0")
-
-// Perceptron is the structured perceptron (Daumé, Algorithm 40; Collins
-// 2002): for every instance, in a seeded random order each epoch, decode
-// ŷ = argmax_y s_i(y) (LossAugmented with scale 0) and, if δf_i(ŷ) ≠ 0,
-// set w ← w + δf_i(ŷ). Averaging (on by default) uses the lazy trick of
-// CRFsuite, so an update costs O(|δf|), not O(Dim). Result.Iterations is the
-// number of epochs run and Result.Constraints the number of updates; Primal,
-// Dual and Gap are zero (the perceptron minimises no regularised objective).
-// It returns ctx.Err() if ctx is cancelled.
-func Perceptron[Y any](ctx context.Context, m Model[Y], s OnlineSettings) (*Result, error) {
-	return trainOnline(ctx, PerceptronName, m, s, nil)
-}
-
-// MIRA is k-best MIRA (Crammer, McDonald & Pereira 2005, Figure 1): for each
-// instance it takes the K best labelings z_j under the current w (KBest with
-// scale 0) and replaces w by the solution of
-//
-//	min_u ½‖u − w‖² + C·ξ  s.t.  u·δf_i(z_j) ≥ L_i(z_j) − ξ,  ξ ≥ 0,
-//
-// whose dual bounds Σ_j α_j ≤ C; C = 0 means ξ = 0, the paper's hard
-// constraints. The QP is solved exactly: Hildreth's coordinate ascent on the
-// dual, generalised to pair steps with a virtual slack coordinate (as in the
-// cutting-plane solver) so that the budget C is respected, iterated until the
-// KKT conditions hold to 1e-12. Labelings with δf_i(z) = 0 are skipped: they
-// are the truth or indistinguishable from it, and no u can separate them.
-// Averaging is on by default. Result.Constraints counts the instances whose
-// QP moved w, Result.QPUpdates the dual steps; Primal, Dual and Gap are zero.
-// With C = 0 an infeasible constraint set is reported as ErrInfeasible.
-func MIRA[Y any](ctx context.Context, m Model[Y], s OnlineSettings) (*Result, error) {
-	return trainOnline(ctx, MIRAName, m, s, nil)
-}
-
-// Subgradient is stochastic subgradient descent on the margin-scaled
-// structural SVM (Daumé, Algorithm 41, with a decaying step as in Pegasos):
-// at step t, for instance i, ŷ = argmax_y s_i(y) + L_i(y) and
-//
-//	w ← (1 − η_t·λ)·w + η_t·δf_i(ŷ)   (the δf term only if δf_i(ŷ) ≠ 0),
-//
-// η_t = η0/(1 + η0·λ·t), a stochastic subgradient step on
-// F(w) = λ/2‖w‖² + (1/n) Σ_i H_i(w), H_i(w) = max_y s_i(y) + L_i(y) − s_i(y_i).
-// The shrinkage is O(1): w is stored as a·v and the decoder is asked for
-// argmax s_v(y) + L(y)/a. Averaging is off by default. Result.Primal is the
-// final objective in cutting-plane units, ½‖w‖² + C Σ_i H_i(w) with
-// C = 1/(λn) (that is F(w)/λ), at the returned w, so that it can be compared
-// with CuttingPlane's Primal at that C; Dual and Gap are zero.
-func Subgradient[Y any](ctx context.Context, m Model[Y], s OnlineSettings) (*Result, error) {
-	return trainOnline(ctx, SubgradientName, m, s, nil)
-}
-
 // trainOnline checks m's capabilities, builds the trainer's step and runs it.
 // hook, if non-nil, sees the current weights after every step.
-func trainOnline[Y any](ctx context.Context, trainer string, m Model[Y], s OnlineSettings, hook func(w []float64)) (*Result, error) {
-	if err := CanTrain(trainer, m); err != nil {
+func trainOnline[Y any](ctx context.Context, a onlineAlgo[Y], m Model[Y], s OnlineSettings, hook func(w []float64)) (*Result, error) {
+	if err := a.check(m); err != nil {
 		return nil, err
 	}
-	s = s.withDefaults(trainer)
-	if err := s.validate(trainer); err != nil {
+	s = a.resolved(s)
+	if err := a.validSettings(s); err != nil {
 		return nil, err
 	}
-	var step onlineStep
-	switch trainer {
-	case PerceptronName:
-		step = perceptronStep(m)
-	case MIRAName:
-		step = miraStep(m, s)
-	case SubgradientName:
-		step = subgradientStep(m, s)
-	}
-	res, err := runOnline(ctx, trainer, m, s, step, hook)
-	if err != nil || trainer != SubgradientName {
+	res, err := runOnline(ctx, a.name, m, s, a.step(m, s), a.converges, hook)
+	if err != nil || a.finish == nil {
 		return res, err
 	}
-	res.Primal = MarginPrimal(m, m.(LossAugmentedDecoder[Y]), res.W, 1/(s.Lambda*float64(m.Len())))
-	if math.IsNaN(res.Primal) || math.IsInf(res.Primal, 0) {
-		return nil, fmt.Errorf("%s: final objective: %w", trainer, ErrNotFinite)
+	if err := a.finish(m, s, res); err != nil {
+		return nil, err
 	}
 	return res, nil
 }
 
-func perceptronStep[Y any](m Model[Y]) onlineStep {
-	d := m.(LossAugmentedDecoder[Y])
-	return func(i int, st *onlineState) (bool, error) {
-		df := m.DeltaFeatures(i, d.LossAugmented(i, st.v, 0)) // a ≡ 1: v is w
-		if df.Len() == 0 {
-			return false, nil
-		}
-		st.add(df, 1)
-		return true, nil
-	}
+// OnlineParams are the params every online trainer shares.
+type OnlineParams struct {
+	Epochs  int    `param:"epochs" help:"passes over the data (perceptron and MIRA stop early after a pass without updates)"`
+	Average *bool  `param:"average" help:"return the average of the weights after every step instead of the last"`
+	Seed    uint64 `param:"seed" help:"seeds the random instance order of every epoch"`
 }
 
-func miraStep[Y any](m Model[Y], s OnlineSettings) onlineStep {
-	d := m.(KBestDecoder[Y])
-	budget := s.C
-	if budget == 0 {
-		budget = math.Inf(1)
+// resolved fills the shared defaults; averages is the trainer's default
+// averaging.
+func (p OnlineParams) resolved(averages bool) OnlineParams {
+	if p.Epochs == 0 {
+		p.Epochs = DefaultEpochs
 	}
-	var (
-		qp  miraQP
-		acc structpred.Accumulator
-	)
-	return func(i int, st *onlineState) (bool, error) {
-		qp.reset()
-		for _, z := range d.KBest(i, st.v, 0, s.K) { // a ≡ 1: v is w
-			df := m.DeltaFeatures(i, z)
-			if df.Len() == 0 {
-				continue
-			}
-			qp.add(df, m.Loss(i, z)-df.Dot(st.v))
-		}
-		steps, err := qp.solve(budget)
-		st.qpSteps += steps
-		if err != nil {
-			return false, err
-		}
-		acc.Reset()
-		moved := false
-		for j, a := range qp.alpha {
-			if a == 0 {
-				continue
-			}
-			moved = true
-			for k, idx := range qp.a[j].Idx {
-				acc.Add(idx, a*qp.a[j].Val[k])
-			}
-		}
-		if !moved {
-			return false, nil
-		}
-		st.add(acc.Vec(), 1)
-		return true, nil
+	if p.Average == nil {
+		p.Average = &averages
 	}
+	return p
 }
 
-func subgradientStep[Y any](m Model[Y], s OnlineSettings) onlineStep {
-	d := m.(LossAugmentedDecoder[Y])
-	return func(i int, st *onlineState) (bool, error) {
-		// The subgradient is taken at the current w = a·v, before shrinking.
-		df := m.DeltaFeatures(i, d.LossAugmented(i, st.v, 1/st.a))
-		eta := s.Eta0 / (1 + s.Eta0*s.Lambda*float64(st.steps))
-		if st.steps > 0 { // w = 0 before the first step: nothing to shrink
-			st.shrink(1 - eta*s.Lambda)
-		}
-		if df.Len() == 0 {
-			return false, nil
-		}
-		st.add(df, eta)
-		return true, nil
+func (p OnlineParams) validate() error {
+	if p.Epochs < 1 {
+		return &ParamError{Key: "epochs", Msg: fmt.Sprintf("must be at least 1, got %d", p.Epochs)}
+	}
+	return nil
+}
+
+// settings returns the OnlineSettings of resolved params.
+func (p OnlineParams) settings() OnlineSettings {
+	s := OnlineSettings{Epochs: p.Epochs, Seed: p.Seed, Average: AverageOff}
+	if p.Average != nil && *p.Average {
+		s.Average = AverageOn
+	}
+	return s
+}
+
+// onlineTrainer is the registry entry of an online algorithm with typed
+// params P, which turn into OnlineSettings for a model of n instances.
+func onlineTrainer[Y any, P params[P]](a onlineAlgo[Y], summary, c string, settings func(p P, n int) OnlineSettings) Trainer[Y] {
+	return entry[Y, P]{
+		name: a.name, summary: summary, c: c,
+		check: func(m Model[Y], _ P) error { return a.check(m) },
+		train: func(ctx context.Context, m Model[Y], p P) (*Result, error) {
+			return trainOnline(ctx, a, m, settings(p, m.Len()), nil)
+		},
 	}
 }
 
@@ -418,11 +280,11 @@ func (st *onlineState) average() []float64 {
 }
 
 // runOnline is the loop shared by the online trainers: Epochs passes over a
-// freshly shuffled order, one step per instance, early stop (for the
-// perceptron and MIRA) after a pass without updates. hook, if non-nil, sees
+// freshly shuffled order, one step per instance, early stop (if converges:
+// the perceptron and MIRA) after a pass without updates. hook, if non-nil, sees
 // the current weights after every step (tests use it to check the lazy
 // average).
-func runOnline[Y any](ctx context.Context, trainer string, m Model[Y], s OnlineSettings, step onlineStep, hook func(w []float64)) (*Result, error) {
+func runOnline[Y any](ctx context.Context, trainer string, m Model[Y], s OnlineSettings, step onlineStep, converges bool, hook func(w []float64)) (*Result, error) {
 	start := time.Now()
 	n := m.Len()
 	st := newOnlineState(m.Dim(), s.Average == AverageOn)
@@ -457,7 +319,7 @@ func runOnline[Y any](ctx context.Context, trainer string, m Model[Y], s OnlineS
 		if s.Progress != nil {
 			s.Progress(stats.Iterations, updates)
 		}
-		if updates == 0 && trainer != SubgradientName {
+		if updates == 0 && converges {
 			stats.Converged = true
 			break
 		}
@@ -477,3 +339,7 @@ func runOnline[Y any](ctx context.Context, trainer string, m Model[Y], s OnlineS
 	stats.Elapsed = time.Since(start)
 	return &Result{W: w, Stats: stats}, nil
 }
+
+// OnlineTrainers lists the trainers that make passes over the data one
+// instance at a time: Perceptron, MIRA and Subgradient.
+func OnlineTrainers() []string { return []string{PerceptronName, MIRAName, SubgradientName} }

@@ -103,7 +103,8 @@ func TestPerceptronMistakeBound(t *testing.T) {
 // plain average of the weights after every step.
 func TestLazyAverageEqualsNaiveAverage(t *testing.T) {
 	t.Parallel()
-	for _, trainer := range OnlineTrainers() {
+	for _, algo := range []onlineAlgo[int]{perceptronAlgo[int](), miraAlgo[int](), subgradientAlgo[int]()} {
+		trainer := algo.name
 		m := noisyToy(5, 30, 4, 3)
 		s := OnlineSettings{Epochs: 3, Seed: 9, K: 2, C: 0.5, Lambda: 0.05, Average: AverageOn}
 		var sum []float64
@@ -117,7 +118,7 @@ func TestLazyAverageEqualsNaiveAverage(t *testing.T) {
 			}
 			steps++
 		}
-		res, err := trainOnline(context.Background(), trainer, Model[int](m), s, hook)
+		res, err := trainOnline(context.Background(), algo, Model[int](m), s, hook)
 		if err != nil {
 			t.Fatal(err)
 		}

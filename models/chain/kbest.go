@@ -2,11 +2,10 @@ package chain
 
 import (
 	"github.com/maxmargin/repro/decoders"
-	"github.com/maxmargin/repro/trainers"
 )
 
-// The chain model serves k-best MIRA.
-var _ trainers.KBestDecoder[[]int] = (*Model)(nil)
+// The chain model serves k-best MIRA (trainers.KBestDecoder; asserted in
+// capabilities_test.go).
 
 // KBest returns the k labelings of instance i with the highest
 // s_i(y) + scale·L_i(y), best first (fewer if the chain has fewer), by list

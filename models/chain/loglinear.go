@@ -5,11 +5,10 @@ import (
 	"math"
 
 	"github.com/maxmargin/repro/decoders"
-	"github.com/maxmargin/repro/trainers"
 )
 
-// The chain model serves CRF and entropy-margin training.
-var _ trainers.LogLinear[[]int] = (*Model)(nil)
+// The chain model serves CRF and entropy-margin training (trainers.LogLinear;
+// asserted in capabilities_test.go).
 
 // LogLoss returns Pletscher et al.'s margin-rescaled loss of instance i,
 //
@@ -88,7 +87,6 @@ func addTo(dst, src []float64) {
 }
 
 // The chain model also serves the slack-rescaled variant, for integer costs.
-var _ trainers.SlackLogLinear[[]int] = (*Model)(nil)
 
 // SlackLogLoss returns the slack-rescaled loss of Pletscher et al., section
 // 3.3, with Δ = lossScale·L_i,

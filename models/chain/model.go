@@ -6,7 +6,6 @@ import (
 
 	"github.com/maxmargin/repro/decoders"
 	"github.com/maxmargin/repro/structpred"
-	"github.com/maxmargin/repro/trainers"
 )
 
 // Instance is an encoded sequence: the sorted attribute ids of each token and
@@ -32,14 +31,6 @@ type Model struct {
 	acc              structpred.Accumulator
 	minPos           float64 // smallest nonzero per-position cost
 }
-
-// Interface checks: the chain model serves every cutting-plane trainer.
-var (
-	_ trainers.LossAugmentedDecoder[[]int]  = (*Model)(nil)
-	_ trainers.TruthExcludingDecoder[[]int] = (*Model)(nil)
-	_ trainers.LossCountDecoder[[]int]      = (*Model)(nil)
-	_ trainers.PositionDecoder[[]int]       = (*Model)(nil)
-)
 
 // New returns a model over data with numAttrs attribute ids and k labels. A
 // zero cost means Hamming loss.
@@ -212,7 +203,7 @@ func (m *Model) Positions(i int) int { return len(m.data[i].Labels) }
 // that maximises L_ic(y_c)·(1 − s_i(y_i) + s_i(y)), read off the max-marginals
 // (one forward and one backward max-product pass). Positions whose best value
 // is not positive are omitted: they cannot be violated.
-func (m *Model) PositionViolators(i int, w []float64, dst []trainers.PositionViolator[[]int]) []trainers.PositionViolator[[]int] {
+func (m *Model) PositionViolators(i int, w []float64, dst []structpred.PositionViolator[[]int]) []structpred.PositionViolator[[]int] {
 	x, k := m.data[i], m.k
 	c := m.scores(x, w)
 	truth := c.Score(x.Labels)
@@ -229,7 +220,7 @@ func (m *Model) PositionViolators(i int, w []float64, dst []trainers.PositionVio
 			}
 		}
 		if best >= 0 {
-			dst = append(dst, trainers.PositionViolator[[]int]{
+			dst = append(dst, structpred.PositionViolator[[]int]{
 				Position: t, Y: mm.Labeling(t, best), Score: mm.MM[t*k+best], Loss: m.cost.M[g*k+best],
 			})
 		}

@@ -3,11 +3,9 @@ package segment
 import (
 	"github.com/maxmargin/repro/decoders/semimarkov"
 	"github.com/maxmargin/repro/structpred"
-	"github.com/maxmargin/repro/trainers"
 )
 
 // The segmentation model serves k-best MIRA.
-var _ trainers.KBestDecoder[[]structpred.Segment] = (*Model)(nil)
 
 // KBest returns the k segmentations of instance i with the highest
 // s_i(y) + scale·L_i(y), best first (fewer if there are fewer), by list

@@ -3,12 +3,10 @@ package segment
 import (
 	"github.com/maxmargin/repro/decoders/semimarkov"
 	"github.com/maxmargin/repro/structpred"
-	"github.com/maxmargin/repro/trainers"
 )
 
 // The segmentation model serves CRF and entropy-margin training (margin
 // rescaling only: it does not implement trainers.SlackLogLinear).
-var _ trainers.LogLinear[[]structpred.Segment] = (*Model)(nil)
 
 // LogLoss returns Pletscher et al.'s margin-rescaled loss of instance i,
 //

@@ -6,7 +6,6 @@ import (
 
 	"github.com/maxmargin/repro/decoders/semimarkov"
 	"github.com/maxmargin/repro/structpred"
-	"github.com/maxmargin/repro/trainers"
 )
 
 // LengthBins is the number of segment-length features per label: a segment
@@ -67,15 +66,6 @@ type Model struct {
 	aggCover, aggStart, aggEnd, aggLength []float64
 	aggTail                               []float64
 }
-
-// Interface checks: the segmentation model serves every cutting-plane
-// trainer.
-var (
-	_ trainers.LossAugmentedDecoder[[]structpred.Segment]  = (*Model)(nil)
-	_ trainers.TruthExcludingDecoder[[]structpred.Segment] = (*Model)(nil)
-	_ trainers.LossCountDecoder[[]structpred.Segment]      = (*Model)(nil)
-	_ trainers.PositionDecoder[[]structpred.Segment]       = (*Model)(nil)
-)
 
 // New returns a model over data with numAttrs attribute ids, k labels and
 // segments of length 1..maxLen in decoding. A zero loss (K = 0) means
@@ -495,13 +485,13 @@ func (m *Model) Positions(i int) int {
 // maximises L_i((t, u, c))·(1 − s_i(y_i) + s_i(y)) (section 4.3.2), from one
 // forward and one backward pass. Position is the span's SpanIndex, Loss the
 // segment's loss; spans whose best value is not positive are omitted.
-func (m *Model) PositionViolators(i int, w []float64, dst []trainers.PositionViolator[[]structpred.Segment]) []trainers.PositionViolator[[]structpred.Segment] {
+func (m *Model) PositionViolators(i int, w []float64, dst []structpred.PositionViolator[[]structpred.Segment]) []structpred.PositionViolator[[]structpred.Segment] {
 	x := m.data[i]
 	sm := semimarkov.ComputeSpanMarginals(m.scores(x, w), &m.ws)
 	// The truth's score comes from the features: it may not fit the tables.
 	m.viol = sm.Violators(x.Segments, m.loss, m.score(x, w, x.Segments), m.viol[:0])
 	for _, v := range m.viol {
-		dst = append(dst, trainers.PositionViolator[[]structpred.Segment]{
+		dst = append(dst, structpred.PositionViolator[[]structpred.Segment]{
 			Position: v.Index, Y: v.Segments, Score: v.Score, Loss: v.Loss,
 		})
 	}

@@ -1,0 +1,93 @@
+package trainers
+
+import "github.com/maxmargin/repro/structpred"
+
+// This file holds every capability a trainer may ask of a model. A model
+// implements them structurally, without importing this package (the
+// models' tests assert it); a trainer states which ones it needs in its
+// Check, so an unsupported trainer/model pair fails before training.
+
+// Model is what every trainer needs of a structured model over its training
+// instances 0..Len()-1. Implementations own per-instance scratch buffers and
+// are not safe for concurrent use; the runner gives each training run its own.
+type Model[Y any] interface {
+	Len() int
+	Dim() int
+	// Truth returns the correct labeling y_i of instance i.
+	Truth(i int) Y
+	// DeltaFeatures returns δf_i(y) = f(x_i, y_i) − f(x_i, y).
+	DeltaFeatures(i int, y Y) structpred.SparseVec
+	// Loss returns L_i(y) ≥ 0, zero for the truth.
+	Loss(i int, y Y) float64
+	// Score returns s_i(y) = w·f(x_i, y).
+	Score(i int, w []float64, y Y) float64
+}
+
+// LossAugmentedDecoder finds argmax_y s_i(y) + scale·L_i(y) over all
+// labelings, the truth included (margin scaling's oracle).
+type LossAugmentedDecoder[Y any] interface {
+	LossAugmented(i int, w []float64, scale float64) Y
+}
+
+// TruthExcludingDecoder finds argmax_{y≠y_i} s_i(y) + scale·L_i(y), e.g. by
+// a top-2 decoder (ApproxSlack's inner step). ok is false when y_i is the
+// only labeling.
+type TruthExcludingDecoder[Y any] interface {
+	BestExcluding(i int, w []float64, scale float64) (y Y, ok bool)
+}
+
+// LossCountDecoder returns, for every integer loss value k = 0..K, the
+// highest-scoring labeling with loss exactly k and its score s_i(ys[k])
+// (scores[k] = −Inf when no labeling has loss k), which makes the exact
+// slack-scaling oracle a scan over k with no further decoding.
+type LossCountDecoder[Y any] interface {
+	BestPerLoss(i int, w []float64) (ys []Y, scores []float64, err error)
+}
+
+// PositionViolator is the best labeling that is wrong at one position c of a
+// decomposable loss, with its score and the position's loss L_ic(y_c). It is
+// defined in structpred so that models need not import trainers.
+type PositionViolator[Y any] = structpred.PositionViolator[Y]
+
+// PositionDecoder serves PosLearn: Positions(i) error positions for instance
+// i, and for each the labeling maximising L_ic(y_c)·(1 − s_i(y_i) + s_i(y))
+// among labelings wrong at c (from max-marginals on chains).
+type PositionDecoder[Y any] interface {
+	Positions(i int) int
+	PositionViolators(i int, w []float64, dst []PositionViolator[Y]) []PositionViolator[Y]
+}
+
+// KBestDecoder returns the k labelings with the highest s_i(y) + scale·L_i(y)
+// (all of them if there are fewer), best first, the truth included if it
+// ranks. MIRA calls it with scale 0, as Crammer et al. do.
+type KBestDecoder[Y any] interface {
+	KBest(i int, w []float64, scale float64, k int) []Y
+}
+
+// LogLinear is what CRF training needs of a model: the margin-rescaled loss
+// of Pletscher, Ong & Buhmann (2010), equation 9,
+//
+//	ℓ_β,i(w) = (1/β) log Σ_y exp(β(s_i(y) + lossScale·L_i(y))) − s_i(y_i),
+//
+// and its gradient E_p[f(x_i, y)] − f(x_i, y_i) under
+// p(y) ∝ exp(β(s_i(y) + lossScale·L_i(y))). LogLoss returns ℓ_β,i(w) and ADDS
+// the gradient into grad (which may be nil: value only). β must be positive.
+// At β = 1, lossScale = 0 it is the CRF's negative log-likelihood; as β → ∞
+// it tends to the margin-scaled hinge max_y s_i(y) + lossScale·L_i(y) − s_i(y_i).
+type LogLinear[Y any] interface {
+	LogLoss(i int, w []float64, beta, lossScale float64, grad []float64) float64
+}
+
+// SlackLogLinear is the slack-rescaled variant of Pletscher et al., section
+// 3.3, with Δ = lossScale·L_i:
+//
+//	ℓ_β,i(w) = (1/β) log Σ_y exp(β·Δ(y)·(1 + s_i(y) − s_i(y_i))),
+//
+// whose gradient Σ_y p(y)·Δ(y)·(f(x_i, y) − f(x_i, y_i)) is ADDED into grad
+// (nil: value only). The exponent multiplies two sums over positions, so the
+// partition function does not factorise like the model; a model offers this
+// only where it can compute it exactly (chains: integer per-position costs),
+// and reports other cases as an error.
+type SlackLogLinear[Y any] interface {
+	SlackLogLoss(i int, w []float64, beta, lossScale float64, grad []float64) (float64, error)
+}

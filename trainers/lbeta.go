@@ -1,0 +1,81 @@
+package trainers
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// EntropyMarginName is the name in configs and results of Pletscher, Ong &
+// Buhmann's (2010) entropy-and-margin trainer, which minimises their loss
+// l_β with CRF's L-BFGS (see LogLinear and SlackLogLinear).
+const EntropyMarginName = "entropy-margin"
+
+// EntropyMarginParams are the entropy-margin trainer's params. C weighs
+// l_β: min ½‖w‖² + C Σ_i ℓ_β,i(w) (C/n with C_per_example), the SSVM's
+// scaling, so that as β → ∞ the objective tends to the margin-scaled
+// SSVM's at the same C.
+type EntropyMarginParams struct {
+	TradeOff
+	Beta          float64  `param:"beta,required" help:"inverse temperature β > 0 (β → ∞: the SSVM; β = 1 without loss: the CRF)"`
+	LossScale     *float64 `param:"loss_scale" help:"weight of the loss Δ in the exponent"`
+	Rescaling     string   `param:"rescaling" help:"margin (their eq. 9) or slack (section 3.3, needs a slack-rescaled partition function)"`
+	MaxIterations int      `param:"max_iterations" help:"cap on L-BFGS major iterations"`
+}
+
+// Resolved fills the defaults: loss scale 1, margin rescaling and CRF's
+// iteration cap. β has none.
+func (p EntropyMarginParams) Resolved() EntropyMarginParams {
+	s := CRFSettings{MaxIterations: p.MaxIterations, Rescaling: p.Rescaling}.Resolved()
+	p.MaxIterations, p.Rescaling = s.MaxIterations, s.Rescaling
+	if p.LossScale == nil {
+		one := 1.0
+		p.LossScale = &one
+	}
+	return p
+}
+
+// Validate checks resolved params.
+func (p EntropyMarginParams) Validate() error {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	if err := p.TradeOff.validate(); err != nil {
+		return err
+	}
+	switch {
+	case !(p.Beta > 0) || !finite(p.Beta):
+		return &ParamError{Key: "beta", Msg: fmt.Sprintf("must be positive and finite (the inverse temperature), got %v", p.Beta)}
+	case p.LossScale != nil && (!(*p.LossScale >= 0) || !finite(*p.LossScale)):
+		return &ParamError{Key: "loss_scale", Msg: fmt.Sprintf("must be non-negative and finite, got %v", *p.LossScale)}
+	case p.Rescaling != Margin && p.Rescaling != Slack:
+		return &ParamError{Key: "rescaling", Msg: fmt.Sprintf("must be %s or %s, got %q", Margin, Slack, p.Rescaling)}
+	case p.MaxIterations < 1:
+		return &ParamError{Key: "max_iterations", Msg: fmt.Sprintf("must be at least 1, got %d", p.MaxIterations)}
+	}
+	return nil
+}
+
+func entropyMarginTrainer[Y any]() Trainer[Y] {
+	return entry[Y, EntropyMarginParams]{
+		name:    EntropyMarginName,
+		summary: "Pletscher et al.'s (2010) entropy-and-margin loss l_β, gonum L-BFGS",
+		c:       "weighs l_β: min ½‖w‖² + C Σ_i ℓ_β,i(w) (C/n with C_per_example)",
+		check: func(m Model[Y], p EntropyMarginParams) error {
+			if p.Rescaling == Slack {
+				// Pletscher et al. section 3.3: not every model can compute
+				// the slack-rescaled partition function.
+				if _, ok := m.(SlackLogLinear[Y]); !ok {
+					return fmt.Errorf("trainer %q with slack rescaling needs the slack-rescaled partition function, which this task does not provide", EntropyMarginName)
+				}
+				return nil
+			}
+			return needs[LogLinear[Y]](EntropyMarginName, "a log partition function and marginals", m)
+		},
+		train: func(ctx context.Context, m Model[Y], p EntropyMarginParams) (*Result, error) {
+			s := CRFSettings{Beta: p.Beta, Rescaling: p.Rescaling, C: p.PerExample(m.Len()), MaxIterations: p.MaxIterations}
+			if p.LossScale != nil {
+				s.LossScale = *p.LossScale
+			}
+			return CRF(ctx, m, s)
+		},
+	}
+}

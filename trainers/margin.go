@@ -1,0 +1,45 @@
+package trainers
+
+import (
+	"github.com/maxmargin/repro/structpred"
+)
+
+// Margin is margin scaling (Taskar et al. 2003; Tsochantaridis et al. 2004,
+// margin rescaling): one slack per instance i and constraints
+//
+//	w·δf_i(y) ≥ L_i(y) − ξ_i   for all y,
+//
+// separated by loss-augmented decoding. Params: CuttingPlaneParams.
+const Margin = "margin"
+
+func marginTrainer[Y any]() Trainer[Y] {
+	return cuttingPlaneTrainer(Margin,
+		"margin-scaled structural SVM, cutting plane over loss-augmented decoding",
+		"weighs the instances' slacks: min ½‖w‖² + C Σ_i ξ_i (C/n with C_per_example)",
+		newMarginSeparator[Y], false)
+}
+
+func newMarginSeparator[Y any](m Model[Y], _ float64) (Separator, error) {
+	if err := needs[LossAugmentedDecoder[Y]](Margin, "loss-augmented decoding", m); err != nil {
+		return nil, err
+	}
+	return &marginSeparator[Y]{m: m, d: m.(LossAugmentedDecoder[Y])}, nil
+}
+
+// marginSeparator: ŷ = argmax_y s_i(y) + L_i(y), i.e. the maximiser of
+// H(y) = L_i(y) − w·δf_i(y).
+type marginSeparator[Y any] struct {
+	m Model[Y]
+	d LossAugmentedDecoder[Y]
+}
+
+func (s *marginSeparator[Y]) Groups() int { return s.m.Len() }
+
+func (s *marginSeparator[Y]) Separate(i int, w []float64, _ func(int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error) {
+	y := s.d.LossAugmented(i, w, 1)
+	loss := s.m.Loss(i, y)
+	if loss == 0 {
+		return dst, nil
+	}
+	return append(dst, structpred.Constraint{Group: i, A: s.m.DeltaFeatures(i, y), B: loss, Loss: loss}), nil
+}

@@ -1,0 +1,57 @@
+package trainers
+
+import (
+	"github.com/maxmargin/repro/structpred"
+)
+
+// PosLearn is Sarawagi & Gupta's (ICML 2008) position-wise slack scaling
+// for decomposable losses: one slack per (instance i, position c) and
+// constraints L_ic(y_c)·w·δf_i(y) ≥ L_ic(y_c) − ξ_ic for labelings wrong at
+// c, separated from max-marginals (PositionDecoder). Params:
+// CuttingPlaneParams.
+const PosLearn = "poslearn"
+
+func posLearnTrainer[Y any]() Trainer[Y] {
+	return cuttingPlaneTrainer(PosLearn,
+		"Sarawagi & Gupta's position-wise slack scaling, cutting plane over max-marginals",
+		"weighs every (instance, position) slack: min ½‖w‖² + C Σ_i Σ_c ξ_ic (C/n with C_per_example, n instances)",
+		newPosLearnSeparator[Y], false)
+}
+
+func newPosLearnSeparator[Y any](m Model[Y], _ float64) (Separator, error) {
+	if err := needs[PositionDecoder[Y]](PosLearn, "per-position violators (max-marginals)", m); err != nil {
+		return nil, err
+	}
+	d := m.(PositionDecoder[Y])
+	s := &posLearnSeparator[Y]{m: m, d: d, offset: make([]int, m.Len()+1)}
+	for i := range m.Len() {
+		s.offset[i+1] = s.offset[i] + d.Positions(i)
+	}
+	return s, nil
+}
+
+// posLearnSeparator gives every (instance, position) its own slack group and
+// proposes, per position c, the labeling wrong at c that maximises
+// L_ic(y_c)·(1 − w·δf_i(y)).
+type posLearnSeparator[Y any] struct {
+	m      Model[Y]
+	d      PositionDecoder[Y]
+	offset []int // group of (i, c) is offset[i] + c
+	buf    []PositionViolator[Y]
+}
+
+func (s *posLearnSeparator[Y]) Groups() int { return s.offset[len(s.offset)-1] }
+
+func (s *posLearnSeparator[Y]) Separate(i int, w []float64, slack func(int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error) {
+	truth := s.m.Score(i, w, s.m.Truth(i))
+	s.buf = s.d.PositionViolators(i, w, s.buf[:0])
+	for _, v := range s.buf {
+		g := s.offset[i] + v.Position
+		// Building δf is the costly part: only do it for proposals the solver
+		// will keep (violation above the group's slack).
+		if v.Loss > 0 && v.Loss*(1-truth+v.Score) > slack(g) {
+			dst = append(dst, slackConstraint(s.m, g, i, v.Y, v.Loss))
+		}
+	}
+	return dst, nil
+}
