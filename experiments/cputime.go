@@ -2,16 +2,26 @@ package experiments
 
 import (
 	"runtime"
+	"runtime/metrics"
 	"time"
 )
 
-// timing is what a training run cost: wall-clock seconds, and the CPU
-// seconds of the thread that ran it (0 where the platform cannot say).
-// Wall time grows with whatever else shares the machine; CPU time does not,
-// so cost figures and tables use it when it is there.
+// timing is what a training run cost: wall-clock seconds, the CPU seconds
+// of the thread that ran it (0 where the platform cannot say), and the peak
+// memory the Go runtime held meanwhile. Wall time grows with whatever else
+// shares the machine; CPU time does not, so cost figures and tables use it
+// when it is there.
 type timing struct {
 	Wall, CPU float64
+	// PeakBytes is the most memory the Go runtime had mapped
+	// (/memory/classes/total:bytes) at any sample while the unit trained.
+	// It is process-wide: units training at the same time count too, so it
+	// is one unit's peak only under --workers 1.
+	PeakBytes uint64
 }
+
+// memorySample is how often the peak memory is sampled during training.
+const memorySample = 20 * time.Millisecond
 
 // timed runs f on a locked OS thread and measures it. The CPU time covers
 // that thread only: the trainers run single-threaded, and the garbage
@@ -19,6 +29,9 @@ type timing struct {
 func timed(f func() error) (timing, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	peak := make(chan uint64)
+	stop := make(chan struct{})
+	go samplePeakMemory(stop, peak)
 	cpu0, okCPU := threadCPU()
 	start := time.Now()
 	err := f()
@@ -26,5 +39,31 @@ func timed(f func() error) (timing, error) {
 	if cpu1, ok := threadCPU(); ok && okCPU {
 		t.CPU = (cpu1 - cpu0).Seconds()
 	}
+	close(stop)
+	t.PeakBytes = <-peak
 	return t, err
+}
+
+// samplePeakMemory reads the runtime's mapped memory until stop is closed,
+// then sends the largest value it saw.
+func samplePeakMemory(stop <-chan struct{}, peak chan<- uint64) {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+	var most uint64
+	read := func() {
+		metrics.Read(s)
+		if s[0].Value.Kind() == metrics.KindUint64 {
+			most = max(most, s[0].Value.Uint64())
+		}
+	}
+	tick := time.NewTicker(memorySample)
+	defer tick.Stop()
+	for read(); ; read() {
+		select {
+		case <-stop:
+			read()
+			peak <- most
+			return
+		case <-tick.C:
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"runtime"
 	"testing"
+	"time"
 )
 
 func TestTimedMeasuresThreadCPU(t *testing.T) {
@@ -24,7 +25,7 @@ func TestTimedMeasuresThreadCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm.CPU <= 0 || tm.Wall <= 0 {
+	if tm.CPU <= 0 || tm.Wall <= 0 || tm.PeakBytes == 0 {
 		t.Fatalf("timing %+v: want positive CPU and wall seconds", tm)
 	}
 	// CPU time of one thread cannot exceed the wall time it ran for (small
@@ -36,4 +37,25 @@ func TestTimedMeasuresThreadCPU(t *testing.T) {
 	if _, err := timed(func() error { return boom }); !errors.Is(err, boom) {
 		t.Errorf("error %v, want boom", err)
 	}
+}
+
+// The peak memory covers what the unit allocates while it trains.
+func TestTimedRecordsPeakMemory(t *testing.T) {
+	const size = 64 << 20
+	var keep []byte
+	tm, err := timed(func() error {
+		keep = make([]byte, size)
+		for i := range keep {
+			keep[i] = byte(i)
+		}
+		time.Sleep(3 * memorySample)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm.PeakBytes < size {
+		t.Errorf("peak %d bytes, below the %d the unit allocated", tm.PeakBytes, size)
+	}
+	runtime.KeepAlive(keep)
 }

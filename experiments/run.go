@@ -751,7 +751,7 @@ func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 		Params: u.params(), Selection: sel,
 		Split: u.Split, TrainFraction: u.TrainFraction, TrainSize: res.TrainSize, TestSize: res.EvalSize,
 		TokenError: res.TokenError, SpanF1: res.SpanF1, SegmentError: res.SegmentError,
-		TrainSeconds: res.TrainSeconds, CPUSeconds: res.CPUSeconds,
+		TrainSeconds: res.TrainSeconds, CPUSeconds: res.CPUSeconds, PeakMiB: res.PeakMiB,
 		Iterations: res.Iterations, Constraints: res.Constraints,
 		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,
 		WorkingPrimal: res.WorkingPrimal, WorkingGap: res.WorkingGap, PrimalExact: res.PrimalExact, OracleCalls: res.OracleCalls,

@@ -40,7 +40,7 @@ func scored(train, eval []int, counts *metrics.Counts, res *trainers.Result, cos
 	return unitResult{
 		TrainSize: len(train), EvalSize: len(eval),
 		TokenError: counts.TokenError(), SpanF1: counts.SpanF1(),
-		TrainSeconds: cost.Wall, CPUSeconds: cost.CPU, Iterations: res.Iterations, Constraints: res.Constraints,
+		TrainSeconds: cost.Wall, CPUSeconds: cost.CPU, PeakMiB: float64(cost.PeakBytes) / (1 << 20), Iterations: res.Iterations, Constraints: res.Constraints,
 		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,
 		WorkingPrimal: res.WorkingPrimal, WorkingGap: res.WorkingGap, PrimalExact: res.PrimalExact, OracleCalls: res.OracleCalls,
 	}

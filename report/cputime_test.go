@@ -154,3 +154,47 @@ func TestRunWithoutCPUSecondsRoundTrip(t *testing.T) {
 		t.Errorf("CPU time not written after train_seconds: %s", buf.String())
 	}
 }
+
+// The cost table shows each cell's largest peak memory when every run has
+// one, and no memory column otherwise (old runs render as before).
+func TestCostTablePeakMemory(t *testing.T) {
+	runs := curveRuns()
+	for i := range runs {
+		runs[i].PeakMiB = float64(100 + i)
+	}
+	tab, err := Summarize(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := tab.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "peak MiB") {
+		t.Fatalf("no peak memory column:\n%s", buf.String())
+	}
+	for _, row := range tab.Rows {
+		for _, c := range row.Cells {
+			most := 0.0
+			for _, r := range runs {
+				if r.Trainer == c.Trainer && r.Task == row.Task && r.Dataset == row.Dataset && r.TrainFraction == row.TrainFraction {
+					most = math.Max(most, r.PeakMiB)
+				}
+			}
+			if c.N > 0 && c.PeakMiB != most {
+				t.Errorf("%s %s: peak %v, want the largest %v", row.Label, c.Trainer, c.PeakMiB, most)
+			}
+		}
+	}
+	runs[0].PeakMiB = 0
+	if tab, err = Summarize(runs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := tab.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "peak MiB") {
+		t.Error("a memory column although one run has no peak memory")
+	}
+}

@@ -126,6 +126,9 @@ func (t *Table) costGrid(esc func(string) string) (head []string, body [][]strin
 		head = append(head, esc(s))
 	}
 	head = append(head, esc("iterations"), esc("constraints"))
+	if t.Memory {
+		head = append(head, esc("peak MiB"))
+	}
 	for _, row := range t.Rows {
 		for _, c := range row.Cells {
 			if c.N == 0 {
@@ -138,6 +141,9 @@ func (t *Table) costGrid(esc func(string) string) (head []string, body [][]strin
 			line = append(line, formatSeconds(c.TrainSeconds),
 				strconv.FormatFloat(c.Iterations, 'f', 1, 64),
 				strconv.FormatFloat(c.Constraints, 'f', 1, 64))
+			if t.Memory {
+				line = append(line, strconv.FormatFloat(c.PeakMiB, 'f', 0, 64))
+			}
 			for i := range line {
 				line[i] = esc(line[i])
 			}

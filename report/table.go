@@ -82,6 +82,7 @@ type Cell struct {
 	SegmentError Stat    // percent; zero unless the row is a Segment row
 	TrainSeconds float64 // wall-clock, mean over splits
 	CPUSeconds   float64 // mean over splits; 0 unless Table.CPUTime
+	PeakMiB      float64 // largest over splits (Run.PeakMiB); 0 unless Table.Memory
 	Iterations   float64 // mean over splits
 	Constraints  float64 // mean over splits
 	Best         bool    // best cell of its row by Options.Metric
@@ -143,6 +144,9 @@ type Table struct {
 	// set when only some do: it shows wall-clock seconds, labelled so.
 	// With neither, it shows wall-clock seconds as it always did.
 	CPUTime, PartialCPUTime bool
+	// Memory is set when every run has a peak memory (Run.PeakMiB): the
+	// cost table then shows each cell's largest.
+	Memory bool
 	// Segment is set when some row is a Segment row: the results table
 	// then names each row's error in a column of its own.
 	Segment bool
@@ -272,6 +276,7 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 		}
 	}
 	t.CPUTime = withCPU == len(runs)
+	t.Memory = !slices.ContainsFunc(runs, func(r Run) bool { return !(r.PeakMiB > 0) })
 	t.PartialCPUTime = withCPU > 0 && !t.CPUTime
 	edges := map[string]bool{} // "label\x00trainer"
 	for _, e := range GridEdges(runs) {
@@ -380,6 +385,7 @@ func aggregate(trainer string, runs []*Run, segment bool) Cell {
 		f1 = append(f1, r.SpanF1)
 		secs = append(secs, r.TrainSeconds)
 		cpu = append(cpu, r.CPUSeconds)
+		c.PeakMiB = max(c.PeakMiB, r.PeakMiB)
 		iters = append(iters, float64(r.Iterations))
 		cons = append(cons, float64(r.Constraints))
 	}
