@@ -122,6 +122,9 @@ type TrainerSpec struct {
 	Epsilon       float64 `yaml:"epsilon,omitempty"`
 	QPTolerance   float64 `yaml:"qp_tolerance,omitempty"`
 	MaxIterations int     `yaml:"max_iterations,omitempty"`
+	// Slack scaling: which violated labeling the exact oracle adds,
+	// tsochantaridis (the default; unset) or sarawagi-gupta (their eq. 1).
+	Criterion string `yaml:"criterion,omitempty"`
 	// Online trainers (perceptron, mira, subgradient).
 	Epochs  int   `yaml:"epochs,omitempty"`
 	K       int   `yaml:"k,omitempty"`       // MIRA's k best labelings

@@ -61,6 +61,9 @@ type unitSpec struct {
 	Rescaling string   `json:"rescaling,omitempty"`
 	// Solver is the cutting-plane solver (n-slack or one-slack).
 	Solver string `json:"solver,omitempty"`
+	// Criterion is the slack oracle's criterion; unset (Tsochantaridis'
+	// H, the default) is omitted, so existing units keep their keys.
+	Criterion string `json:"criterion,omitempty"`
 	// CPerExample makes C weigh the mean loss (C/n) instead of the sum.
 	CPerExample bool `json:"C_per_example,omitempty"`
 	// Label is the config entry's display name (TrainerSpec.Display). It

@@ -466,7 +466,8 @@ func (p CuttingPlaneParams) settings(n int) Settings {
 // cuttingPlane is a cutting-plane trainer: CuttingPlane with the trainer's
 // separation oracle.
 type cuttingPlane[Y any] struct {
-	entry[Y, CuttingPlaneParams]
+	Trainer[Y] // an entry of CuttingPlaneParams, or of params embedding them
+	// separator is the trainer's oracle at its default params (NewSeparator).
 	separator func(m Model[Y], epsilon float64) (Separator, error)
 }
 
@@ -477,7 +478,7 @@ type cuttingPlane[Y any] struct {
 func cuttingPlaneTrainer[Y any](name, summary, c string, sep func(Model[Y], float64) (Separator, error), certify bool) Trainer[Y] {
 	return cuttingPlane[Y]{
 		separator: sep,
-		entry: entry[Y, CuttingPlaneParams]{
+		Trainer: entry[Y, CuttingPlaneParams]{
 			name: name, summary: summary, c: c,
 			check: func(m Model[Y], p CuttingPlaneParams) error {
 				_, err := sep(m, p.Epsilon)
