@@ -6,13 +6,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// threadCPU returns the CPU time (user + system) the calling OS thread has
-// used. The caller must hold runtime.LockOSThread for differences of two
+// threadCPU returns the CPU time the calling OS thread has used, from the
+// scheduler's nanosecond account (CLOCK_THREAD_CPUTIME_ID; getrusage's
+// thread times are tick-scaled and can repeat a value across a short unit).
+// The caller must hold runtime.LockOSThread for differences of two
 // readings to mean anything.
 func threadCPU() (time.Duration, bool) {
-	var ru unix.Rusage
-	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
 		return 0, false
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+	return time.Duration(ts.Nano()), true
 }

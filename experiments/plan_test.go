@@ -198,9 +198,9 @@ func TestRunUnitThenCollectEqualsLocalRun(t *testing.T) {
 	}
 }
 
-// timeless blanks the times of a table: the columns named "... seconds"
-// of a CSV table, the "CPU s" and "wall s" columns of the cost table of a
-// text or Markdown one. Everything else must match.
+// timeless blanks the measured costs of a table: the columns named "...
+// seconds" of a CSV table, the "CPU s", "wall s" and "peak MiB" columns of
+// the cost table of a text or Markdown one. Everything else must match.
 func timeless(b []byte) []byte {
 	lines := strings.Split(string(b), "\n")
 	var timeCols []int
@@ -211,7 +211,7 @@ func timeless(b []byte) []byte {
 		}
 		cells := strings.Split(l, sep)
 		for j, c := range cells {
-			if c = strings.TrimSpace(c); strings.HasSuffix(c, "seconds") || c == "CPU s" || c == "wall s" {
+			if c = strings.TrimSpace(c); strings.HasSuffix(c, "seconds") || c == "CPU s" || c == "wall s" || c == "peak MiB" {
 				timeCols = append(timeCols, j)
 			}
 		}
