@@ -40,11 +40,11 @@ func CheckTree(heads []int) error {
 		return fmt.Errorf("mst: %w", ErrNoRoot)
 	}
 	if c := findCycle(heads); c != nil {
-		words := make([]string, len(c))
+		parts := make([]string, len(c))
 		for i, d := range c {
-			words[i] = fmt.Sprint(d)
+			parts[i] = fmt.Sprintf("%d has head %d", d, heads[d])
 		}
-		return fmt.Errorf("mst: words %s: %w", strings.Join(words, " → "), ErrCycle)
+		return fmt.Errorf("mst: word %s: %w", strings.Join(parts, ", "), ErrCycle)
 	}
 	return nil
 }

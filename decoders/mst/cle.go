@@ -56,9 +56,9 @@ type cle struct {
 	ws        *Workspace
 }
 
-func newCLE(table []float64, m int, singleRoot bool, ws *Workspace) *cle {
+func newCLE(table []float64, m int, singleRoot bool, ws *Workspace) cle {
 	stride := 2 * m
-	c := &cle{
+	c := cle{
 		m: m, stride: stride,
 		w:      grow(&ws.w, stride*stride),
 		key:    grow(&ws.key, stride*stride),
