@@ -25,6 +25,32 @@
 // [DefaultDataDir]) and [Open] loads a dataset from it by name, explaining
 // where to obtain the file when it is missing.
 //
+// # CoNLL column files
+//
+// [ParseCoNLL] reads the column format of the CoNLL shared tasks (one token
+// per line, a blank line after each sentence, -DOCSTART- lines between
+// documents) as a [CoNLLFormat] declares it: which column is the word and
+// which the label (by default the first and the last; the others are kept
+// per token in Sequence.Columns), the label encoding ([Scheme]: IOB1, IOB2
+// or BIO, IOE1, IOE2, IOBES, or plain labels) and the text encoding (UTF-8
+// or Latin-1). Whatever the file's scheme, chunks become one internal form:
+// labels "O", "B-T", "I-T" ([BIOLabels]) and one segment per chunk, so
+// [WriteCoNLL] can write them back in any scheme, the file's own included,
+// byte for byte for files in the canonical layout. Sequence.Doc numbers the
+// documents.
+//
+// A tag the declared scheme does not write where it stands (IOB2's I-X
+// after O, IOB1's B-X after anything but X, IOE's and IOBES's mirror
+// images) is an error naming the file and line, with a hint when the file is
+// probably in the sibling scheme; with CoNLLFormat.Repair it is read as
+// conlleval reads it (a chunk starts or ends there) and returned as a
+// repair. A line with the wrong number of columns, invalid UTF-8 and a file
+// with no sentences are always errors. [CoNLL2003] (English NER, IOB1; its eng.train
+// has two B-MISC tags after O, read with Repair) and [CoNLL2000] (chunking,
+// IOB2) describe the standard files; their Load gives train, development and
+// test one label list ([LoadCoNLLFiles]) and says where to obtain a missing
+// file.
+//
 // # Synthetic data
 //
 // [Synthetic] generates chain-structured sequences from a sticky Markov chain

@@ -1,6 +1,18 @@
 // Package metrics scores predicted labelings against the truth: token error
 // and span F1, the two numbers of Sarawagi & Gupta's Table 1, and for
 // segmentations the segment loss of their section 4.3.2.
+//
+// Two span F1s live here. [Counts] is the one for Cora and other corpora
+// whose labels carry no chunk prefixes: a span is a maximal run of one
+// label. [ChunkCounts] is conlleval's, for CoNLL chunking and NER tags: a
+// chunk is B-X or I-X followed by I-X, under the script's start and end
+// rules (which also read IOB1 and IOE), with precision, recall and F1
+// overall and per type and the token accuracy over all tokens. Its
+// [ChunkCounts.WriteReport] prints the script's own format. One difference
+// from running the script on a CoNLL-2003 file: the script counts a
+// -DOCSTART- line left in its input as a token (tagged O on both sides, so
+// always right), which raises its accuracy slightly; ChunkCounts scores
+// only the sentences it is given.
 package metrics
 
 import (

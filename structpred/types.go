@@ -19,6 +19,14 @@ type Sequence struct {
 	Tokens   []string
 	Labels   []int
 	Segments []Segment
+	// Columns holds the extra per-token columns of a column file (CoNLL's
+	// POS and chunk tags): Columns[c][t] is column c of token t. nil for
+	// datasets without extra columns.
+	Columns [][]string
+	// Doc counts the document-start markers (CoNLL's -DOCSTART- lines) read
+	// before the sequence: sequences with equal Doc share a document, and 0
+	// means the file marks no document before it.
+	Doc int
 }
 
 // SegmentsFromLabels returns the maximal runs of equal labels as segments.
