@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"github.com/maxmargin/repro/internal/cputime"
 	"runtime"
 	"runtime/metrics"
 	"time"
@@ -32,11 +33,11 @@ func timed(f func() error) (timing, error) {
 	peak := make(chan uint64)
 	stop := make(chan struct{})
 	go samplePeakMemory(stop, peak)
-	cpu0, okCPU := threadCPU()
+	cpu0, okCPU := cputime.Thread()
 	start := time.Now()
 	err := f()
 	t := timing{Wall: time.Since(start).Seconds()}
-	if cpu1, ok := threadCPU(); ok && okCPU {
+	if cpu1, ok := cputime.Thread(); ok && okCPU {
 		t.CPU = (cpu1 - cpu0).Seconds()
 	}
 	close(stop)

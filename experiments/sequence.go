@@ -85,6 +85,9 @@ func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*tr
 	if err != nil {
 		return nil, timing{}, fmt.Errorf("%s (C=%g): %w", u.Trainer, u.C, err)
 	}
+	if cost.CPU > 0 {
+		cost.CPU += res.OtherThreadsCPU.Seconds() // e.g. gonum's L-BFGS goroutines
+	}
 	return res, cost, nil
 }
 

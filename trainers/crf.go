@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/maxmargin/repro/internal/cputime"
 	"math"
 	"slices"
 	"time"
@@ -109,7 +110,8 @@ func CRF[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*Result, error)
 		return nil, errors.New("crf: model has no weights")
 	}
 	start := time.Now()
-	x, f, iters, converged, err := minimizeLBFGS(ctx, obj, m.Dim(), s, start)
+	var cpu cputime.Counter
+	x, f, iters, converged, err := minimizeLBFGS(ctx, obj, m.Dim(), s, start, &cpu)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
 	}
@@ -127,6 +129,8 @@ func CRF[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*Result, error)
 		Primal:     f,
 		Converged:  converged,
 		Elapsed:    time.Since(start),
+
+		OtherThreadsCPU: cpu.Total(),
 	}}, nil
 }
 

@@ -3,6 +3,7 @@ package trainers
 import (
 	"context"
 	"errors"
+	"github.com/maxmargin/repro/internal/cputime"
 	"math"
 	"slices"
 	"time"
@@ -21,14 +22,21 @@ import (
 // and gonum's test costs a pass over the gradient (math.Max per element) at
 // every major iteration. The starting point is tested here instead, since the
 // Recorder only sees major iterations.
-func minimizeLBFGS(ctx context.Context, obj *crfObjective, dim int, s CRFSettings, start time.Time) (x []float64, f float64, iters int, converged bool, err error) {
+//
+// gonum runs the method and every evaluation in goroutines of its own, not
+// on the caller's thread, so their CPU time is measured where they run and
+// summed into cpu.
+func minimizeLBFGS(ctx context.Context, obj *crfObjective, dim int, s CRFSettings, start time.Time, cpu *cputime.Counter) (x []float64, f float64, iters int, converged bool, err error) {
 	x0 := make([]float64, dim)
 	if f0 := obj.value(x0); obj.err == nil && !math.IsInf(f0, 0) && !math.IsNaN(f0) && gradConverged(obj.g, f0, s.GradTol) {
 		return x0, f0, 0, true, nil
 	}
 	problem := optimize.Problem{
-		Func: obj.value,
-		Grad: obj.gradient,
+		Func: func(x []float64) (f float64) {
+			cpu.Measure(func() { f = obj.value(x) })
+			return f
+		},
+		Grad: func(grad, x []float64) { cpu.Measure(func() { obj.gradient(grad, x) }) },
 		Status: func() (optimize.Status, error) {
 			if obj.err != nil {
 				return optimize.Failure, obj.err
@@ -44,7 +52,8 @@ func minimizeLBFGS(ctx context.Context, obj *crfObjective, dim int, s CRFSetting
 		Converger:       &optimize.FunctionConverge{Absolute: 1e-12, Relative: 1e-12, Iterations: 20},
 		Recorder:        &crfRecorder{progress: s.Progress, start: start, gradTol: s.GradTol},
 	}
-	res, err := optimize.Minimize(problem, x0, settings, &optimize.LBFGS{GradStopThreshold: math.NaN()})
+	method := &timedMethod{LBFGS: &optimize.LBFGS{GradStopThreshold: math.NaN()}, cpu: cpu}
+	res, err := optimize.Minimize(problem, x0, settings, method)
 	if obj.err != nil || ctx.Err() != nil {
 		return nil, 0, 0, false, errors.Join(obj.err, ctx.Err())
 	}
@@ -66,6 +75,17 @@ func minimizeLBFGS(ctx context.Context, obj *crfObjective, dim int, s CRFSetting
 		return nil, math.NaN(), 0, false, nil
 	}
 	return slices.Clone(res.X), res.F, res.MajorIterations, converged, nil
+}
+
+// timedMethod is gonum's L-BFGS with the CPU time of its Run (the goroutine
+// that updates the history and computes directions) added to cpu.
+type timedMethod struct {
+	*optimize.LBFGS
+	cpu *cputime.Counter
+}
+
+func (m *timedMethod) Run(operation chan<- optimize.Task, result <-chan optimize.Task, tasks []optimize.Task) {
+	m.cpu.Measure(func() { m.LBFGS.Run(operation, result, tasks) })
 }
 
 // errCRFGradTol is how crfRecorder ends a run whose gradient met CRF's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/maxmargin/repro/internal/cputime"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -289,4 +290,22 @@ func ExampleCRF() {
 	// crf: converged true, training errors 0
 	// entropy-margin: converged true, training errors 0
 	// entropy-margin: converged true, training errors 0
+}
+
+// gonum's L-BFGS evaluates the objective and runs its method in goroutines
+// of its own: the CPU time they use must be reported, or a CRF's cost
+// would read as the caller thread's near-idle waiting.
+func TestCRFReportsOtherThreadsCPU(t *testing.T) {
+	t.Parallel()
+	if _, ok := cputime.Thread(); !ok {
+		t.Skip("no thread CPU clock on this platform")
+	}
+	m := rankToy{separableToy(rand.New(rand.NewPCG(5, 6)), 200, 4, 6)}
+	res, err := CRF[int](context.Background(), m, CRFSettings{C: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(res.OtherThreadsCPU > 0) {
+		t.Errorf("CRF reported %v of CPU on other threads after %d iterations", res.OtherThreadsCPU, res.Iterations)
+	}
 }

@@ -163,6 +163,11 @@ type Stats struct {
 	QPUpdates   int // pair steps of the dual solver
 	OracleCalls int // Separate calls, the final certifying pass included
 	Elapsed     time.Duration
+	// OtherThreadsCPU is CPU time the training used on threads other than
+	// the caller's (gonum's L-BFGS runs its method and every evaluation in
+	// goroutines of its own); add it to the caller's thread CPU for the
+	// training's whole cost. Zero for trainers that run on the caller's.
+	OtherThreadsCPU time.Duration
 }
 
 // Result is the learnt weight vector and the run's statistics.

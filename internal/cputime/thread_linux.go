@@ -1,4 +1,4 @@
-package experiments
+package cputime
 
 import (
 	"time"
@@ -6,12 +6,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// threadCPU returns the CPU time the calling OS thread has used, from the
+// Thread returns the CPU time the calling OS thread has used, from the
 // scheduler's nanosecond account (CLOCK_THREAD_CPUTIME_ID; getrusage's
 // thread times are tick-scaled and can repeat a value across a short unit).
 // The caller must hold runtime.LockOSThread for differences of two
 // readings to mean anything.
-func threadCPU() (time.Duration, bool) {
+func Thread() (time.Duration, bool) {
 	var ts unix.Timespec
 	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
 		return 0, false

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package cputime
+
+import "time"
+
+// Thread is unavailable off Linux: units then record wall time only.
+func Thread() (time.Duration, bool) { return 0, false }
