@@ -1,8 +1,0 @@
-//go:build !unix
-
-package experiments
-
-import "math"
-
-// cpuSeconds is not measured on this platform.
-func cpuSeconds() float64 { return math.NaN() }

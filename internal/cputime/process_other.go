@@ -1,0 +1,8 @@
+//go:build !unix
+
+package cputime
+
+import "time"
+
+// Process is unavailable off Unix.
+func Process() (time.Duration, bool) { return 0, false }
