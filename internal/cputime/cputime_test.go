@@ -18,14 +18,19 @@ func TestCounterSumsGoroutines(t *testing.T) {
 	if _, ok := Thread(); !ok {
 		t.Skip("no thread CPU clock on this platform")
 	}
-	var c Counter
-	var one Counter
-	one.Measure(func() { spin(5_000_000) })
+	var c, one Counter
+	sums := make([]float64, 5)
+	one.Measure(func() { sums[4] = spin(5_000_000) })
 	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() { c.Measure(func() { spin(5_000_000) }) })
+	for i := range 4 {
+		wg.Go(func() { c.Measure(func() { sums[i] = spin(5_000_000) }) })
 	}
 	wg.Wait()
+	for _, s := range sums {
+		if s != sums[4] {
+			t.Fatalf("the same work summed to %v", sums)
+		}
+	}
 	if !(one.Total() > 0) {
 		t.Fatalf("one measurement: %v", one.Total())
 	}
