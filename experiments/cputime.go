@@ -25,8 +25,9 @@ type timing struct {
 const memorySample = 20 * time.Millisecond
 
 // timed runs f on a locked OS thread and measures it. The CPU time covers
-// that thread only: the trainers run single-threaded, and the garbage
-// collector's background workers (a few percent) are not counted.
+// that thread only; a trainer that works on other goroutines reports their
+// CPU itself (trainers.Stats.OtherThreadsCPU, added by trainUnit), and the
+// garbage collector's background workers (a few percent) are not counted.
 func timed(f func() error) (timing, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
