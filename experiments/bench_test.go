@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"github.com/maxmargin/repro/internal/cputime"
 	"os"
 	"testing"
 
@@ -149,7 +150,7 @@ func BenchmarkCuttingPlane(b *testing.B) {
 			b.Run("cora/"+solver+"/"+trainer, func(b *testing.B) {
 				m := benchModel(b, "cora")
 				var res *trainers.Result
-				cpu := cpuSeconds()
+				cpu := cputime.ProcessSeconds()
 				for b.Loop() {
 					sep, err := trainers.NewSeparator(trainer, trainers.Model[[]int](m), 0.01)
 					if err != nil {
@@ -165,7 +166,7 @@ func BenchmarkCuttingPlane(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric((cpuSeconds()-cpu)/float64(b.N), "cpu-s/op")
+				b.ReportMetric((cputime.ProcessSeconds()-cpu)/float64(b.N), "cpu-s/op")
 				b.ReportMetric(float64(res.Iterations), "iterations")
 				b.ReportMetric(float64(res.OracleCalls), "oracle-calls")
 				b.ReportMetric(res.Primal, "primal")

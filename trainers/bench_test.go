@@ -2,6 +2,7 @@ package trainers_test
 
 import (
 	"context"
+	"github.com/maxmargin/repro/internal/cputime"
 	"testing"
 
 	"github.com/maxmargin/repro/trainers"
@@ -20,7 +21,7 @@ func BenchmarkCuttingPlane(b *testing.B) {
 			b.Run(solver+"/"+trainer, func(b *testing.B) {
 				b.ReportAllocs()
 				var res *trainers.Result
-				cpu := cpuSeconds()
+				cpu := cputime.ProcessSeconds()
 				for b.Loop() {
 					sep, err := trainers.NewSeparator[[]int](trainer, m, 0.01)
 					if err != nil {
@@ -31,7 +32,7 @@ func BenchmarkCuttingPlane(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric((cpuSeconds()-cpu)/float64(b.N), "cpu-s/op")
+				b.ReportMetric((cputime.ProcessSeconds()-cpu)/float64(b.N), "cpu-s/op")
 				if !res.Converged {
 					b.Errorf("not converged after %d iterations", res.Iterations)
 				}

@@ -7,6 +7,7 @@
 package cputime
 
 import (
+	"math"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -29,3 +30,13 @@ func (c *Counter) Measure(f func()) {
 
 // Total returns the CPU time summed so far.
 func (c *Counter) Total() time.Duration { return time.Duration(c.ns.Load()) }
+
+// ProcessSeconds is Process in seconds, NaN where the platform cannot say:
+// the form benchmarks report as a metric.
+func ProcessSeconds() float64 {
+	d, ok := Process()
+	if !ok {
+		return math.NaN()
+	}
+	return d.Seconds()
+}
