@@ -498,9 +498,9 @@ func (r *runner) gridExtensions(units []unitSpec, results map[int]unitResult) []
 		lo, hi := slices.Min(cs), slices.Max(cs)
 		var next float64
 		switch {
-		case c == lo && lo > slices.Min(t.C)/math.Pow(10, float64(steps))*1.0001:
+		case c == lo && decadesBetween(lo, slices.Min(t.C)) < steps:
 			next = decade(lo, -1)
-		case c == hi && hi < slices.Max(t.C)*math.Pow(10, float64(steps))/1.0001:
+		case c == hi && decadesBetween(slices.Max(t.C), hi) < steps:
 			next = decade(hi, +1)
 		default:
 			continue
@@ -510,6 +510,10 @@ func (r *runner) gridExtensions(units []unitSpec, results map[int]unitResult) []
 	}
 	return out
 }
+
+// decadesBetween returns how many decades a grid end grew from its
+// configured value (a ≤ b, both from the same decade ladder).
+func decadesBetween(a, b float64) int { return int(math.Round(math.Log10(b / a))) }
 
 // decade returns c·10^d, rounded to 12 significant digits so that 0.001/10
 // is the 0.0001 a config would spell (unit keys hash C).

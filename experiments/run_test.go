@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -612,6 +613,40 @@ func TestRunOneSlackSolver(t *testing.T) {
 		if r.OracleCalls == 0 || !r.PrimalExact || r.Gap < -1e-9 || r.WorkingPrimal > r.Primal+1e-9 {
 			t.Errorf("%s split %d: oracle calls %d, exact %v, gap %v, working primal %v > primal %v",
 				r.Trainer, r.Split, r.OracleCalls, r.PrimalExact, r.Gap, r.WorkingPrimal, r.Primal)
+		}
+	}
+}
+
+// Grid extension stops after max_steps decades on a side, however often
+// validation keeps choosing that end.
+func TestGridExtensionsStopAtMaxSteps(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, smallConfig)
+	cfg.Trainers[0].Grid = &GridSpec{Extend: true, MaxSteps: 2} // margin, C: [0.1, 1]
+	r := &runner{cfg: cfg}
+	u := unitSpec{Dataset: "synthetic", Task: TaskSequence, Trainer: "margin", Label: "margin", Phase: phaseValidate}
+	for _, tc := range []struct {
+		tried []float64 // validation error falls with C: the smallest wins
+		next  float64   // 0: no extension
+	}{
+		{[]float64{0.1, 1}, 0.01},
+		{[]float64{0.1, 1, 0.01}, 0.001},
+		{[]float64{0.1, 1, 0.01, 0.001}, 0}, // two decades below 0.1: done
+	} {
+		var units []unitSpec
+		results := map[int]unitResult{}
+		for i, c := range tc.tried {
+			v := u
+			v.C = c
+			units = append(units, v)
+			results[i] = unitResult{TokenError: 10 + math.Log10(c)}
+		}
+		ext := r.gridExtensions(units, results)
+		switch {
+		case tc.next == 0 && len(ext) != 0:
+			t.Errorf("tried %v: extended to %v past max_steps", tc.tried, ext[0].C)
+		case tc.next != 0 && (len(ext) != 1 || ext[0].C != tc.next):
+			t.Errorf("tried %v: extensions %v, want C = %v", tc.tried, ext, tc.next)
 		}
 	}
 }
