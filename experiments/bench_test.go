@@ -31,7 +31,7 @@ func benchModel(b *testing.B, dataset string) *chain.Model {
 }
 
 // benchSegmentModel builds the semi-Markov model of Cora split 0 (25%
-// train) as runSegmentationUnit does: L covers 99% of the training segments,
+// train) as segmentationTask does: L covers 99% of the training segments,
 // edges on, the default loss. It skips without REPRO_DATA.
 func benchSegmentModel(b *testing.B) *segment.Model {
 	b.Helper()
@@ -193,4 +193,14 @@ func BenchmarkSegmentCRF(b *testing.B) {
 	b.ReportMetric(float64(iters), "lbfgs-iters")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*max(iters, 1)), "ns/lbfgs-iter")
 	b.Logf("objective %.17g after %d iterations", primal, iters)
+}
+
+// encode turns the sequences ids into model instances, their attributes
+// mapped through idx, as the unit skeleton (runBound) does.
+func encode[T any](d *preparedData, idx *features.Index, ids []int, build func(attrs [][]int32, s structpred.Sequence) T) []T {
+	out := make([]T, len(ids))
+	for j, i := range ids {
+		out[j] = build(idx.Encode(d.attrs[i]), d.seqs[i])
+	}
+	return out
 }

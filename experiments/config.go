@@ -45,10 +45,48 @@ type Config struct {
 	root *yaml.Node
 }
 
-// DatasetSpec names a dataset; "synthetic" takes generator settings.
+// DatasetSpec declares a dataset: a built-in name alone (cora, ocr,
+// conll2003, conll2000, synthetic), or a name with the format and files of
+// a corpus of one's own. Paths are relative to the data directory (or
+// absolute). "synthetic" takes generator settings.
 type DatasetSpec struct {
 	Name      string         `yaml:"name"`
 	Synthetic *SyntheticSpec `yaml:"synthetic,omitempty"`
+	// Format is the file format: cora, ocr or conll.
+	Format string `yaml:"format,omitempty"`
+	// Path is one file holding the whole corpus, which the splits divide;
+	// Train, Dev and Test are fixed parts (splits: {kind: fixed}).
+	Path  string `yaml:"path,omitempty"`
+	Train string `yaml:"train,omitempty"`
+	Dev   string `yaml:"dev,omitempty"`
+	Test  string `yaml:"test,omitempty"`
+	// Column files: the columns in file order (word and label named; e.g.
+	// [word, pos, chunk, label]), the label encoding (iob1, iob2, ioe1,
+	// ioe2, iobes, none) and the text encoding (utf-8, the default, or
+	// latin-1).
+	Columns  []string `yaml:"columns,omitempty"`
+	Encoding string   `yaml:"encoding,omitempty"`
+	Charset  string   `yaml:"charset,omitempty"`
+	// Obtain says where to get the files, shown when one is missing.
+	Obtain string `yaml:"obtain,omitempty"`
+}
+
+// declaration returns the dataset's files and format: the built-in one for
+// a bare built-in name, else the config's own.
+func (d DatasetSpec) declaration() datasets.Declaration {
+	if b, ok := datasets.Builtin(d.Name); ok && !d.declares() {
+		return b
+	}
+	return datasets.Declaration{
+		Name: d.Name, Format: d.Format, Path: d.Path, Train: d.Train, Dev: d.Dev, Test: d.Test,
+		Columns: d.Columns, Scheme: d.Encoding, Charset: d.Charset, Obtain: d.Obtain,
+	}
+}
+
+// declares reports whether the entry declares its own files and format.
+func (d DatasetSpec) declares() bool {
+	return d.Format != "" || d.Path != "" || d.Train != "" || d.Dev != "" || d.Test != "" ||
+		len(d.Columns) > 0 || d.Encoding != "" || d.Charset != "" || d.Obtain != ""
 }
 
 // SyntheticSpec overrides the built-in generator's defaults. After
@@ -92,11 +130,14 @@ const (
 	FeaturesPixels   = "pixels"
 )
 
-// Split kinds: random train/test splits, or the dataset's own folds (train
-// on fold k, test on all others, as in the OCR experiments).
+// Split kinds: random train/test splits, the dataset's own folds (train
+// on fold k, test on all others, as in the OCR experiments), or a corpus's
+// fixed parts (train on train, choose on dev, test once on test, as shared
+// tasks distribute them).
 const (
 	SplitRandom = "random"
 	SplitFold   = "fold"
+	SplitFixed  = "fixed"
 )
 
 // TrainerSpec is one trainer and its hyperparameter grid.
@@ -205,11 +246,6 @@ func (t TrainerSpec) Display() string {
 	return t.Name
 }
 
-// Canonical task names.
-const (
-	TaskSequence = "sequence"
-)
-
 // ConfigError is a problem in a config file, located by line and field.
 type ConfigError = strictyaml.Error
 
@@ -275,13 +311,19 @@ func (c *Config) resolve() error {
 	}
 	if !c.has("splits", "train_fractions") {
 		c.Splits.TrainFractions = []float64{0.25}
-		if c.Splits.Kind == SplitFold {
+		switch c.Splits.Kind {
+		case SplitFold:
 			// A fold split fixes its own training set; 0 marks "by fold".
 			c.Splits.TrainFractions = []float64{0}
+		case SplitFixed:
+			c.Splits.TrainFractions = []float64{1}
 		}
 	}
 	if !c.has("splits", "count") {
 		c.Splits.Count = 10
+		if c.Splits.Kind == SplitFixed {
+			c.Splits.Count = 1
+		}
 	}
 	if !c.has("splits", "validation_fraction") {
 		c.Splits.ValidationFraction = 0.25
@@ -459,8 +501,28 @@ func (c *Config) validateData() error {
 		return c.fail(at{"datasets"}, "at least one dataset is required")
 	}
 	for i, d := range c.Datasets {
-		if !slices.Contains(KnownDatasets(), d.Name) {
-			return c.fail(at{"datasets", i, "name"}, "unknown dataset %q%s (known: %s)", d.Name, suggest(d.Name, KnownDatasets()), strings.Join(KnownDatasets(), ", "))
+		if d.declares() {
+			if d.Name == datasetSynthetic {
+				return c.fail(at{"datasets", i, "format"}, "the synthetic dataset is generated: it takes generator settings, no files")
+			}
+			if c.has("datasets", i, "synthetic") {
+				return c.fail(at{"datasets", i, "synthetic"}, "generator settings are only for the synthetic dataset, not %q", d.Name)
+			}
+			if d.Format == "" {
+				return c.fail(at{"datasets", i, "format"}, "a declared dataset needs its format (known: %s)", strings.Join(datasets.Formats(), ", "))
+			}
+			var fe *datasets.FieldError
+			if err := d.declaration().Check(); errors.As(err, &fe) {
+				field := fe.Field
+				if !c.has("datasets", i, field) {
+					field = "format"
+				}
+				return c.fail(at{"datasets", i, field}, "%s", fe.Reason)
+			} else if err != nil {
+				return c.fail(at{"datasets", i}, "%v", err)
+			}
+		} else if !slices.Contains(KnownDatasets(), d.Name) {
+			return c.fail(at{"datasets", i, "name"}, "unknown dataset %q%s (known: %s; or declare your own with format: and path:)", d.Name, suggest(d.Name, KnownDatasets()), strings.Join(KnownDatasets(), ", "))
 		}
 		if c.has("datasets", i, "synthetic") && d.Name != datasetSynthetic {
 			return c.fail(at{"datasets", i, "synthetic"}, "generator settings are only for the synthetic dataset, not %q", d.Name)
@@ -486,10 +548,14 @@ func (c *Config) validateData() error {
 func (c *Config) validateSplits() error {
 	s := c.Splits
 	switch {
-	case s.Kind != SplitRandom && s.Kind != SplitFold:
-		return c.fail(at{"splits", "kind"}, "unknown split kind %q (known: %s, %s)", s.Kind, SplitRandom, SplitFold)
+	case s.Kind != SplitRandom && s.Kind != SplitFold && s.Kind != SplitFixed:
+		return c.fail(at{"splits", "kind"}, "unknown split kind %q (known: %s, %s, %s)", s.Kind, SplitFixed, SplitFold, SplitRandom)
 	case s.Kind == SplitFold && c.has("splits", "train_fractions"):
 		return c.fail(at{"splits", "train_fractions"}, "fold splits train on one fold; remove train_fractions")
+	case s.Kind == SplitFixed && c.has("splits", "train_fractions"):
+		return c.fail(at{"splits", "train_fractions"}, "fixed splits train on the train part; remove train_fractions")
+	case s.Kind == SplitFixed && s.Count != 1:
+		return c.fail(at{"splits", "count"}, "fixed splits have one split, got count %d", s.Count)
 	case s.Count < 1:
 		return c.fail(at{"splits", "count"}, "must be at least 1, got %d", s.Count)
 	case s.Kind == SplitFold && s.Count > datasets.OCRFoldCount:
@@ -503,6 +569,14 @@ func (c *Config) validateSplits() error {
 		for i, d := range c.Datasets {
 			if d.Name != "ocr" {
 				return c.fail(at{"datasets", i, "name"}, "splits.kind fold needs a dataset with folds (ocr), not %q", d.Name)
+			}
+		}
+		return nil
+	}
+	if s.Kind == SplitFixed {
+		for i, d := range c.Datasets {
+			if d.Synthetic != nil || !d.declaration().Fixed() {
+				return c.fail(at{"datasets", i, "name"}, "splits.kind fixed needs a dataset with train and test files (e.g. conll2003, or train:/test: in the entry), not %q", d.Name)
 			}
 		}
 		return nil
@@ -728,7 +802,7 @@ func (c *Config) validateFigureTask(i int, f FigureSpec) error {
 		if j < 0 {
 			return c.fail(at{"figures", i, "baseline"}, "trainer %q is not among the config's trainers%s", f.Baseline, suggest(f.Baseline, trainerNames(c.Trainers)))
 		}
-		if err := tasks()[f.Task].supports(c.Trainers[j]); err != nil {
+		if err := tasks()[f.Task].Supports(c.Trainers[j]); err != nil {
 			return c.fail(at{"figures", i, "baseline"}, "trainer %q does not run on task %q: %v", f.Baseline, f.Task, err)
 		}
 	}
@@ -742,7 +816,7 @@ func (c *Config) validateFigureLines(i int, f FigureSpec) error {
 	seen := map[[2]string]int{}
 	lines := 0
 	for j, t := range c.Trainers {
-		if t.Display() == f.Baseline || tasks()[f.Task].supports(t) != nil {
+		if t.Display() == f.Baseline || tasks()[f.Task].Supports(t) != nil {
 			continue
 		}
 		if f.X != report.XBeta {
@@ -934,8 +1008,8 @@ func (c *Config) Effective() ([]byte, error) {
 			e.Datasets[i].Synthetic = &s
 		}
 	}
-	if e.Splits.Kind == SplitFold {
-		e.Splits.TrainFractions = nil // by fold; the key is not allowed
+	if e.Splits.Kind == SplitFold || e.Splits.Kind == SplitFixed {
+		e.Splits.TrainFractions = nil // by fold or part; the key is not allowed
 	}
 	if e.Features.Kind == FeaturesCitation {
 		opt := features.DefaultOptions()

@@ -3,8 +3,6 @@ package experiments
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -200,7 +198,7 @@ func unsupportedPairs(cfg *Config, log io.Writer) (map[[2]string]bool, error) {
 	for i, t := range cfg.Trainers {
 		var reasons []string
 		for _, name := range cfg.Tasks {
-			if err := tasks()[name].supports(t); err != nil {
+			if err := tasks()[name].Supports(t); err != nil {
 				unsupported[[2]string{t.Name, name}] = true
 				reasons = append(reasons, fmt.Sprintf("trainer %q cannot serve task %q: %v", t.Name, name, err))
 			}
@@ -317,70 +315,6 @@ func (r *runner) stopped(ctx context.Context, err error) error {
 // warnf prints a warning on the progress writer, above the live status line.
 func (r *runner) warnf(format string, args ...any) {
 	r.prog.log("repro: warning: " + fmt.Sprintf(format, args...))
-}
-
-// prepare loads every dataset and extracts its features once. Cancelling
-// ctx stops it between sequences.
-func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, error) {
-	fopt := features.DefaultOptions()
-	if cfg.Features.Window != nil {
-		fopt.Window = *cfg.Features.Window
-	}
-	if cfg.Features.Affixes != nil {
-		fopt.Affixes = *cfg.Features.Affixes
-	}
-	var out []*preparedData
-	for _, spec := range cfg.Datasets {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		corpus, err := loadDataset(spec, opt)
-		if err != nil {
-			return nil, err
-		}
-		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, hash: corpusHash(corpus)}
-		for _, s := range corpus.Sequences {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if cfg.Features.Kind != FeaturesPixels {
-				d.attrs = append(d.attrs, features.Extract(s.Tokens, fopt))
-				continue
-			}
-			attrs, err := features.Pixels(s.Tokens, cfg.Features.Degree)
-			if err != nil {
-				return nil, fmt.Errorf("dataset %q, sequence %s: %w", spec.Name, s.ID, err)
-			}
-			d.attrs = append(d.attrs, attrs)
-		}
-		if cfg.Splits.Kind == SplitFold {
-			if d.folds, err = datasets.OCRFolds(corpus); err != nil {
-				return nil, fmt.Errorf("dataset %q has no folds for fold splits: %w", spec.Name, err)
-			}
-		}
-		out = append(out, d)
-	}
-	return out, nil
-}
-
-func loadDataset(spec DatasetSpec, opt Options) (*datasets.Corpus, error) {
-	if spec.Synthetic == nil {
-		return datasets.Open(opt.DataDir, opt.DataSource, spec.Name)
-	}
-	return datasets.Synthetic(spec.Synthetic.Generator()) // resolved by ParseConfig
-}
-
-// corpusHash fingerprints a corpus's content (tokens, labels, segments), so
-// cached units are invalidated when the data changes.
-func corpusHash(c *datasets.Corpus) string {
-	h := sha256.New()
-	for _, l := range c.Labels {
-		fmt.Fprintf(h, "L%q\n", l)
-	}
-	for _, s := range c.Sequences {
-		fmt.Fprintf(h, "S%q%v%v\n", s.Tokens, s.Labels, s.Segments)
-	}
-	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 // planCheckEvery is how many units plan lists between checks of ctx.
@@ -704,9 +638,13 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
 	}
 	var split datasets.Split
 	var err error
-	if u.SplitKind == SplitFold {
+	var dev []int
+	switch u.SplitKind {
+	case SplitFold:
 		split, err = datasets.FoldSplits(d.folds, u.Split)
-	} else {
+	case SplitFixed:
+		split, dev, err = datasets.PartSplit(d.parts)
+	default:
 		split, err = datasets.SplitAt(len(d.seqs), u.Split, u.TrainFraction, u.Seed)
 	}
 	if err != nil {
@@ -714,7 +652,13 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
 	}
 	train, eval := split.Train, split.Test
 	if u.Phase == phaseValidate {
-		train, eval = datasets.HoldOut(split.Train, u.ValidationFraction, holdOutSeed(u.Seed, u.Split))
+		// A corpus with a development part chooses on it; any other holds
+		// out part of the training set.
+		if len(dev) > 0 {
+			eval = dev
+		} else {
+			train, eval = datasets.HoldOut(split.Train, u.ValidationFraction, holdOutSeed(u.Seed, u.Split))
+		}
 	}
 	res, err := r.train(ctx, d, u, train, eval)
 	if err != nil {
@@ -879,4 +823,4 @@ func KnownTrainers() []string {
 }
 
 // KnownDatasets lists the dataset names a config may use.
-func KnownDatasets() []string { return datasets.KnownDatasets() }
+func KnownDatasets() []string { return datasets.BuiltinNames() }

@@ -1,0 +1,256 @@
+package datasets
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Formats a [Declaration] may name.
+const (
+	FormatCora  = "cora"  // McCallum's tagged citation file
+	FormatOCR   = "ocr"   // Taskar's letter.data(.gz)
+	FormatCoNLL = "conll" // one token per line, columns, blank line between sentences
+)
+
+// Formats lists the file formats [Load] reads, sorted.
+func Formats() []string { return []string{FormatCoNLL, FormatCora, FormatOCR} }
+
+// Corpus parts of a corpus read from fixed files (see [Declaration]).
+const (
+	PartTrain = 0
+	PartDev   = 1
+	PartTest  = 2
+)
+
+// Declaration says where a corpus's files are and how to read them: either
+// one file (Path) that random or by-fold splits divide, or fixed parts
+// (Train, Dev, Test; Dev optional) as a shared task distributes them.
+// Relative paths are below the data directory.
+type Declaration struct {
+	Name   string
+	Format string
+	Path   string
+	Train  string
+	Dev    string
+	Test   string
+	// Column files: the columns in file order (see [CoNLLFormat.Columns]),
+	// the label encoding (see [ParseScheme]) and the text encoding (see
+	// [ParseTextEncoding]).
+	Columns []string
+	Scheme  string
+	Charset string
+	// Obtain says where to get the files, for the message when one is
+	// missing.
+	Obtain string
+}
+
+// Fixed reports whether the declaration names fixed train/dev/test parts.
+func (d Declaration) Fixed() bool { return d.Train != "" || d.Test != "" }
+
+// Builtin returns the declaration behind a built-in dataset name (cora, ocr,
+// conll2003, conll2000), so that a config may name them alone.
+func Builtin(name string) (Declaration, bool) {
+	switch name {
+	case "cora", "ocr":
+		ds := registry()[name]
+		return Declaration{Name: name, Format: name, Path: ds.file, Obtain: ds.obtain}, true
+	case "conll2003":
+		return Declaration{
+			Name: name, Format: FormatCoNLL,
+			Train:   filepath.Join("conll2003", "eng.train"),
+			Dev:     filepath.Join("conll2003", "eng.testa"),
+			Test:    filepath.Join("conll2003", "eng.testb"),
+			Columns: []string{ColumnWord, "pos", "chunk", ColumnLabel}, Scheme: string(IOB1),
+			Obtain: "the CoNLL-2003 shared task page https://www.clips.uantwerpen.be/conll2003/ner/ " +
+				"(the annotations; the Reuters RCV1 text is licensed separately)",
+		}, true
+	case "conll2000":
+		return Declaration{
+			Name: name, Format: FormatCoNLL,
+			Train:   filepath.Join("conll2000", "train.txt"),
+			Test:    filepath.Join("conll2000", "test.txt"),
+			Columns: []string{ColumnWord, "pos", ColumnLabel}, Scheme: string(IOB2),
+			Obtain: "the CoNLL-2000 shared task page https://www.clips.uantwerpen.be/conll2000/chunking/ " +
+				"(train.txt.gz and test.txt.gz, gunzipped)",
+		}, true
+	}
+	return Declaration{}, false
+}
+
+// BuiltinNames lists the names [Builtin] knows, with "synthetic", sorted.
+func BuiltinNames() []string {
+	return []string{"conll2000", "conll2003", "cora", "ocr", "synthetic"}
+}
+
+// Check reports what is wrong with a declaration, before any file is read:
+// an unknown format, missing or conflicting paths, settings the format does
+// not take. The error names the declaration's field.
+func (d Declaration) Check() error {
+	switch {
+	case !slices.Contains(Formats(), d.Format):
+		return &FieldError{"format", fmt.Sprintf("unknown format %q (known: %v)", d.Format, Formats())}
+	case d.Path != "" && d.Fixed():
+		return &FieldError{"path", "give either path (one file, divided by the splits) or train/dev/test (fixed parts), not both"}
+	case d.Path == "" && !d.Fixed():
+		return &FieldError{"path", "a file is required: path, or train and test"}
+	case d.Fixed() && (d.Train == "" || d.Test == ""):
+		return &FieldError{"train", "fixed parts need both train and test (dev is optional)"}
+	case d.Format != FormatCoNLL && d.Fixed():
+		return &FieldError{"train", fmt.Sprintf("format %s reads one file: use path", d.Format)}
+	}
+	if d.Format != FormatCoNLL {
+		for field, set := range map[string]bool{"columns": len(d.Columns) > 0, "encoding": d.Scheme != "", "charset": d.Charset != ""} {
+			if set {
+				return &FieldError{field, fmt.Sprintf("applies to format %s only", FormatCoNLL)}
+			}
+		}
+		return nil
+	}
+	if _, err := d.conllFormat(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// FieldError is a problem with one field of a [Declaration].
+type FieldError struct {
+	Field  string
+	Reason string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Reason }
+
+func (d Declaration) conllFormat() (CoNLLFormat, error) {
+	if d.Scheme == "" {
+		return CoNLLFormat{}, &FieldError{"encoding", "the label encoding is required for column files (e.g. iob1, iob2, iobes, none)"}
+	}
+	sc, err := ParseScheme(d.Scheme)
+	if err != nil {
+		return CoNLLFormat{}, &FieldError{"encoding", err.Error()}
+	}
+	var enc TextEncoding
+	if d.Charset != "" {
+		if enc, err = ParseTextEncoding(d.Charset); err != nil {
+			return CoNLLFormat{}, &FieldError{"charset", err.Error()}
+		}
+	}
+	f := CoNLLFormat{Columns: d.Columns, Scheme: sc, Encoding: enc}
+	if err := f.check(); err != nil {
+		return CoNLLFormat{}, &FieldError{"columns", err.Error()}
+	}
+	return f, nil
+}
+
+// Load reads a declared corpus from the data directory dir (source says how
+// dir was chosen, for messages; see [ResolveDataDir]). For fixed parts the
+// corpus holds train, then dev, then test sentences, and parts gives each
+// sequence's part ([PartTrain], [PartDev], [PartTest]); otherwise parts is
+// nil. Column files have one label list across their parts.
+func Load(dir, source string, d Declaration) (c *Corpus, parts []int, err error) {
+	if err := d.Check(); err != nil {
+		return nil, nil, fmt.Errorf("dataset %q: %w", d.Name, err)
+	}
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("dataset %q: %w", d.Name, err)
+		}
+	}()
+	if !d.Fixed() {
+		path := resolve(dir, d.Path)
+		switch d.Format {
+		case FormatCora:
+			c, err = LoadCora(path)
+		case FormatOCR:
+			c, err = LoadOCR(path)
+		case FormatCoNLL:
+			var f CoNLLFormat
+			if f, err = d.conllFormat(); err == nil {
+				c, _, err = LoadCoNLL(path, f)
+			}
+		}
+		if err != nil {
+			return nil, nil, missing(err, path, d.Path, dir, source, d.Obtain)
+		}
+		c.Name = d.Name
+		return c, nil, nil
+	}
+	f, err := d.conllFormat()
+	if err != nil {
+		return nil, nil, err
+	}
+	var files, rel []string
+	var ids []int
+	for part, p := range []string{d.Train, d.Dev, d.Test} {
+		if p != "" {
+			files, rel, ids = append(files, resolve(dir, p)), append(rel, p), append(ids, part)
+		}
+	}
+	for i, path := range files {
+		if _, err := os.Stat(path); err != nil {
+			return nil, nil, missing(err, path, rel[i], dir, source, d.Obtain)
+		}
+	}
+	cs, _, err := LoadCoNLLFiles(files, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	c = &Corpus{Name: d.Name, Labels: cs[0].Labels}
+	for i, part := range cs {
+		c.Sequences = append(c.Sequences, part.Sequences...)
+		for range part.Sequences {
+			parts = append(parts, ids[i])
+		}
+	}
+	return c, parts, nil
+}
+
+func resolve(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// missing turns a file-not-found error into one that says where the file was
+// looked for, how the data directory was chosen, and where to get the file.
+func missing(err error, path, rel, dir, source, obtain string) error {
+	if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	shown := path
+	if abs, absErr := filepath.Abs(path); absErr == nil && abs != path {
+		shown = fmt.Sprintf("%s (%s)", path, abs)
+	}
+	where := "."
+	if obtain != "" {
+		where = fmt.Sprintf("; obtain %s from %s and place it at <data dir>/%s", filepath.Base(rel), obtain, filepath.ToSlash(rel))
+	}
+	return fmt.Errorf("no file at %s; the data directory %q was chosen by %s, change it with --data DIR or the %s environment variable%s: %w",
+		shown, dir, source, EnvDataDir, where, err)
+}
+
+// PartSplit returns the split of a corpus with fixed parts (see [Load]):
+// train on the train part, test on the test part, and the development part
+// (empty if the corpus has none) for choosing hyperparameters.
+func PartSplit(parts []int) (split Split, dev []int, err error) {
+	for i, p := range parts {
+		switch p {
+		case PartTrain:
+			split.Train = append(split.Train, i)
+		case PartDev:
+			dev = append(dev, i)
+		case PartTest:
+			split.Test = append(split.Test, i)
+		default:
+			return Split{}, nil, fmt.Errorf("sequence %d: unknown part %d", i, p)
+		}
+	}
+	if len(split.Train) == 0 || len(split.Test) == 0 {
+		return Split{}, nil, fmt.Errorf("fixed parts need training and test sequences, got %d and %d", len(split.Train), len(split.Test))
+	}
+	return split, dev, nil
+}

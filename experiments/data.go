@@ -1,0 +1,104 @@
+package experiments
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/structpred"
+)
+
+// preparedData is a dataset with its features extracted once, shared
+// read-only by every unit that uses it.
+type preparedData struct {
+	name   string
+	hash   string
+	labels []string
+	seqs   []structpred.Sequence
+	attrs  [][][]string // per sequence, per token: attribute strings
+	folds  []int        // per sequence: its fold, for fold splits
+	parts  []int        // per sequence: its fixed part (datasets.PartTrain...), for fixed splits
+}
+
+// prepare loads every dataset and extracts its features once. Cancelling
+// ctx stops it between sequences.
+func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, error) {
+	fopt := features.DefaultOptions()
+	if cfg.Features.Window != nil {
+		fopt.Window = *cfg.Features.Window
+	}
+	if cfg.Features.Affixes != nil {
+		fopt.Affixes = *cfg.Features.Affixes
+	}
+	var out []*preparedData
+	for _, spec := range cfg.Datasets {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		corpus, parts, err := loadDataset(spec, opt)
+		if err != nil {
+			return nil, err
+		}
+		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts)}
+		for _, s := range corpus.Sequences {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if cfg.Features.Kind != FeaturesPixels {
+				d.attrs = append(d.attrs, features.Extract(s.Tokens, fopt))
+				continue
+			}
+			attrs, err := features.Pixels(s.Tokens, cfg.Features.Degree)
+			if err != nil {
+				return nil, fmt.Errorf("dataset %q, sequence %s: %w", spec.Name, s.ID, err)
+			}
+			d.attrs = append(d.attrs, attrs)
+		}
+		switch cfg.Splits.Kind {
+		case SplitFold:
+			if d.folds, err = datasets.OCRFolds(corpus); err != nil {
+				return nil, fmt.Errorf("dataset %q has no folds for fold splits: %w", spec.Name, err)
+			}
+		case SplitFixed:
+			if parts == nil {
+				return nil, fmt.Errorf("dataset %q has no fixed parts for fixed splits: declare train, dev and test files", spec.Name)
+			}
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// loadDataset reads a dataset, or generates the synthetic one. parts is nil
+// unless the dataset has fixed train/dev/test parts.
+func loadDataset(spec DatasetSpec, opt Options) (*datasets.Corpus, []int, error) {
+	if spec.Synthetic != nil { // resolved by ParseConfig for the synthetic dataset
+		c, err := datasets.Synthetic(spec.Synthetic.Generator())
+		return c, nil, err
+	}
+	return datasets.Load(opt.DataDir, opt.DataSource, spec.declaration())
+}
+
+// corpusHash fingerprints a corpus's content (tokens, labels, segments, extra
+// columns, fixed parts), so cached units are invalidated when the data
+// changes. Columns and parts enter only when present, so corpora without
+// them keep the fingerprint they had before either existed.
+func corpusHash(c *datasets.Corpus, parts []int) string {
+	h := sha256.New()
+	for _, l := range c.Labels {
+		fmt.Fprintf(h, "L%q\n", l)
+	}
+	for _, s := range c.Sequences {
+		fmt.Fprintf(h, "S%q%v%v\n", s.Tokens, s.Labels, s.Segments)
+		if len(s.Columns) > 0 {
+			fmt.Fprintf(h, "C%q\n", s.Columns)
+		}
+	}
+	if parts != nil {
+		fmt.Fprintf(h, "P%v\n", parts)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}

@@ -1,0 +1,126 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeColumnFile writes n sentences of a tiny chunking language: "the"
+// and "a" open a noun phrase (B-NP), nouns continue it (I-NP), verbs are O.
+func writeColumnFile(t *testing.T, path string, n, seed int) {
+	t.Helper()
+	nouns := []string{"cat", "dog", "bird", "fish", "mouse"}
+	verbs := []string{"sees", "eats", "likes", "chases"}
+	var b strings.Builder
+	for s := range n {
+		k := s + seed
+		fmt.Fprintf(&b, "the DT B-NP\n%s NN I-NP\n%s VBZ O\n", nouns[k%5], verbs[k%4])
+		if k%3 == 0 {
+			fmt.Fprintf(&b, "a DT B-NP\n%s NN I-NP\n", nouns[(k/3)%5])
+		} else {
+			fmt.Fprintf(&b, "%s NN B-NP\n", nouns[(k+2)%5])
+		}
+		b.WriteString("\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A declared column corpus with fixed parts trains on train, chooses C on
+// dev (or on a held-out part of train when there is no dev) and tests once
+// on test.
+func TestRunFixedSplits(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	writeColumnFile(t, filepath.Join(data, "train.txt"), 24, 0)
+	writeColumnFile(t, filepath.Join(data, "dev.txt"), 7, 100)
+	writeColumnFile(t, filepath.Join(data, "test.txt"), 9, 200)
+	for _, tt := range []struct {
+		name               string
+		dev                string
+		wantValTrain, want int // validation units' train and eval sizes
+	}{
+		{"with dev", "    dev: dev.txt\n", 24, 7},
+		{"without dev", "", 18, 6}, // a quarter of train held out
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := mustConfig(t, `name: fixed
+seed: 1
+datasets:
+  - name: tiny
+    format: conll
+    columns: [word, pos, label]
+    encoding: iob2
+    train: train.txt
+`+tt.dev+`    test: test.txt
+splits: {kind: fixed}
+trainers:
+  - {name: margin, C: [0.1, 1]}
+`)
+			dir := t.TempDir()
+			if _, err := Run(context.Background(), cfg, Options{OutDir: dir, DataDir: data, Workers: 2, Stdout: new(strings.Builder)}); err != nil {
+				t.Fatal(err)
+			}
+			runs := readRuns(t, dir)
+			if len(runs) != 1 {
+				t.Fatalf("%d runs, want 1", len(runs))
+			}
+			r := runs[0]
+			if r.TrainSize != 24 || r.TestSize != 9 || r.Split != 0 || len(r.Selection) != 2 {
+				t.Errorf("test run trained on %d, tested on %d (want 24, 9), split %d, %d candidates", r.TrainSize, r.TestSize, r.Split, len(r.Selection))
+			}
+			units, err := filepath.Glob(filepath.Join(dir, "units", "*.json"))
+			if err != nil || len(units) != 3 {
+				t.Fatalf("%d units (%v), want 3", len(units), err)
+			}
+			val := 0
+			for _, f := range units {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var u unitResult
+				if err := json.Unmarshal(b, &u); err != nil {
+					t.Fatal(err)
+				}
+				if u.Spec.Phase == phaseValidate {
+					val++
+					if u.TrainSize != tt.wantValTrain || u.EvalSize != tt.want {
+						t.Errorf("validation unit trained on %d, scored %d; want %d, %d", u.TrainSize, u.EvalSize, tt.wantValTrain, tt.want)
+					}
+				}
+			}
+			if val != 2 {
+				t.Errorf("%d validation units, want 2", val)
+			}
+		})
+	}
+}
+
+// A missing file of a declared corpus names the file, the data directory
+// and how it was chosen.
+func TestRunDeclaredDatasetMissingFile(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, `name: missing
+datasets:
+  - {name: mine, format: conll, encoding: iob2, train: nope/train.txt, test: nope/test.txt, obtain: "the lab's share"}
+splits: {kind: fixed}
+trainers:
+  - {name: perceptron}
+`)
+	_, err := Run(context.Background(), cfg, Options{OutDir: t.TempDir(), DataDir: "/nonexistent-data", DataSource: "--data", Stdout: new(strings.Builder)})
+	if err == nil {
+		t.Fatal("ran without data")
+	}
+	for _, want := range []string{`dataset "mine"`, "/nonexistent-data/nope/train.txt", "--data", "the lab's share", "<data dir>/nope/train.txt"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
