@@ -43,6 +43,9 @@ type Declaration struct {
 	Columns []string
 	Scheme  string
 	Charset string
+	// Repair reads tags that break the scheme's rules as conlleval does
+	// (see [CoNLLFormat.Repair]); [Load] returns what it repaired.
+	Repair bool
 	// Obtain says where to get the files, for the message when one is
 	// missing.
 	Obtain string
@@ -65,6 +68,9 @@ func Builtin(name string) (Declaration, bool) {
 			Dev:     filepath.Join("conll2003", "eng.testa"),
 			Test:    filepath.Join("conll2003", "eng.testb"),
 			Columns: []string{ColumnWord, "pos", "chunk", ColumnLabel}, Scheme: string(IOB1),
+			// eng.train has two B- tags after O (lines 152428 and 175436),
+			// which IOB1 forbids; conlleval reads them as chunk starts.
+			Repair: true,
 			Obtain: "the CoNLL-2003 shared task page https://www.clips.uantwerpen.be/conll2003/ner/ " +
 				"(the annotations; the Reuters RCV1 text is licensed separately)",
 		}, true
@@ -103,7 +109,7 @@ func (d Declaration) Check() error {
 		return &FieldError{"train", fmt.Sprintf("format %s reads one file: use path", d.Format)}
 	}
 	if d.Format != FormatCoNLL {
-		for field, set := range map[string]bool{"columns": len(d.Columns) > 0, "encoding": d.Scheme != "", "charset": d.Charset != ""} {
+		for field, set := range map[string]bool{"columns": len(d.Columns) > 0, "encoding": d.Scheme != "", "charset": d.Charset != "", "repair": d.Repair} {
 			if set {
 				return &FieldError{field, fmt.Sprintf("applies to format %s only", FormatCoNLL)}
 			}
@@ -138,27 +144,38 @@ func (d Declaration) conllFormat() (CoNLLFormat, error) {
 			return CoNLLFormat{}, &FieldError{"charset", err.Error()}
 		}
 	}
-	f := CoNLLFormat{Columns: d.Columns, Scheme: sc, Encoding: enc}
+	f := CoNLLFormat{Columns: d.Columns, Scheme: sc, Encoding: enc, Repair: d.Repair}
 	if err := f.check(); err != nil {
 		return CoNLLFormat{}, &FieldError{"columns", err.Error()}
 	}
 	return f, nil
 }
 
+// Loaded is a corpus read by [Load].
+type Loaded struct {
+	*Corpus
+	// Parts gives each sequence's part ([PartTrain], [PartDev], [PartTest])
+	// for a corpus of fixed parts; nil otherwise.
+	Parts []int
+	// Repairs lists the tags read as conlleval reads them (Repair only).
+	Repairs []*ParseError
+}
+
 // Load reads a declared corpus from the data directory dir (source says how
 // dir was chosen, for messages; see [ResolveDataDir]). For fixed parts the
-// corpus holds train, then dev, then test sentences, and parts gives each
-// sequence's part ([PartTrain], [PartDev], [PartTest]); otherwise parts is
-// nil. Column files have one label list across their parts.
-func Load(dir, source string, d Declaration) (c *Corpus, parts []int, err error) {
+// corpus holds train, then dev, then test sentences. Column files have one
+// label list across their parts.
+func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 	if err := d.Check(); err != nil {
-		return nil, nil, fmt.Errorf("dataset %q: %w", d.Name, err)
+		return nil, fmt.Errorf("dataset %q: %w", d.Name, err)
 	}
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("dataset %q: %w", d.Name, err)
 		}
 	}()
+	var c *Corpus
+	var repairs []*ParseError
 	if !d.Fixed() {
 		path := resolve(dir, d.Path)
 		switch d.Format {
@@ -169,18 +186,18 @@ func Load(dir, source string, d Declaration) (c *Corpus, parts []int, err error)
 		case FormatCoNLL:
 			var f CoNLLFormat
 			if f, err = d.conllFormat(); err == nil {
-				c, _, err = LoadCoNLL(path, f)
+				c, repairs, err = LoadCoNLL(path, f)
 			}
 		}
 		if err != nil {
-			return nil, nil, missing(err, path, d.Path, dir, source, d.Obtain)
+			return nil, missing(err, path, d.Path, dir, source, d.Obtain)
 		}
 		c.Name = d.Name
-		return c, nil, nil
+		return &Loaded{Corpus: c, Repairs: repairs}, nil
 	}
 	f, err := d.conllFormat()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var files, rel []string
 	var ids []int
@@ -191,21 +208,22 @@ func Load(dir, source string, d Declaration) (c *Corpus, parts []int, err error)
 	}
 	for i, path := range files {
 		if _, err := os.Stat(path); err != nil {
-			return nil, nil, missing(err, path, rel[i], dir, source, d.Obtain)
+			return nil, missing(err, path, rel[i], dir, source, d.Obtain)
 		}
 	}
-	cs, _, err := LoadCoNLLFiles(files, f)
+	cs, repairs, err := LoadCoNLLFiles(files, f)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	c = &Corpus{Name: d.Name, Labels: cs[0].Labels}
+	var parts []int
 	for i, part := range cs {
 		c.Sequences = append(c.Sequences, part.Sequences...)
 		for range part.Sequences {
 			parts = append(parts, ids[i])
 		}
 	}
-	return c, parts, nil
+	return &Loaded{Corpus: c, Parts: parts, Repairs: repairs}, nil
 }
 
 func resolve(dir, p string) string {

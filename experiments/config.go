@@ -67,6 +67,9 @@ type DatasetSpec struct {
 	Columns  []string `yaml:"columns,omitempty"`
 	Encoding string   `yaml:"encoding,omitempty"`
 	Charset  string   `yaml:"charset,omitempty"`
+	// Repair reads tags that break the encoding's rules as conlleval does,
+	// with a warning, instead of failing.
+	Repair bool `yaml:"repair,omitempty"`
 	// Obtain says where to get the files, shown when one is missing.
 	Obtain string `yaml:"obtain,omitempty"`
 }
@@ -79,14 +82,14 @@ func (d DatasetSpec) declaration() datasets.Declaration {
 	}
 	return datasets.Declaration{
 		Name: d.Name, Format: d.Format, Path: d.Path, Train: d.Train, Dev: d.Dev, Test: d.Test,
-		Columns: d.Columns, Scheme: d.Encoding, Charset: d.Charset, Obtain: d.Obtain,
+		Columns: d.Columns, Scheme: d.Encoding, Charset: d.Charset, Repair: d.Repair, Obtain: d.Obtain,
 	}
 }
 
 // declares reports whether the entry declares its own files and format.
 func (d DatasetSpec) declares() bool {
 	return d.Format != "" || d.Path != "" || d.Train != "" || d.Dev != "" || d.Test != "" ||
-		len(d.Columns) > 0 || d.Encoding != "" || d.Charset != "" || d.Obtain != ""
+		len(d.Columns) > 0 || d.Encoding != "" || d.Charset != "" || d.Repair || d.Obtain != ""
 }
 
 // SyntheticSpec overrides the built-in generator's defaults. After

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/features"
@@ -21,6 +22,9 @@ type preparedData struct {
 	attrs  [][][]string // per sequence, per token: attribute strings
 	folds  []int        // per sequence: its fold, for fold splits
 	parts  []int        // per sequence: its fixed part (datasets.PartTrain...), for fixed splits
+	// chunked marks labels with chunk prefixes (O, B-X, I-X), scored as
+	// conlleval scores them.
+	chunked bool
 }
 
 // prepare loads every dataset and extracts its features once. Cancelling
@@ -38,11 +42,17 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		corpus, parts, err := loadDataset(spec, opt)
+		loaded, err := loadDataset(spec, opt)
 		if err != nil {
 			return nil, err
 		}
-		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts)}
+		corpus, parts := loaded.Corpus, loaded.Parts
+		if n := len(loaded.Repairs); n > 0 && opt.Progress != nil {
+			fmt.Fprintf(opt.Progress, "repro: warning: dataset %q: %d tags break the label encoding's rules and were read as conlleval reads them (repair: true), first: %v\n", spec.Name, n, loaded.Repairs[0])
+		}
+		decl := spec.declaration()
+		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts),
+			chunked: spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain))}
 		for _, s := range corpus.Sequences {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -74,10 +84,13 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 
 // loadDataset reads a dataset, or generates the synthetic one. parts is nil
 // unless the dataset has fixed train/dev/test parts.
-func loadDataset(spec DatasetSpec, opt Options) (*datasets.Corpus, []int, error) {
+func loadDataset(spec DatasetSpec, opt Options) (*datasets.Loaded, error) {
 	if spec.Synthetic != nil { // resolved by ParseConfig for the synthetic dataset
 		c, err := datasets.Synthetic(spec.Synthetic.Generator())
-		return c, nil, err
+		if err != nil {
+			return nil, err
+		}
+		return &datasets.Loaded{Corpus: c}, nil
 	}
 	return datasets.Load(opt.DataDir, opt.DataSource, spec.declaration())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,6 +76,28 @@ trainers:
 			if r.TrainSize != 24 || r.TestSize != 9 || r.Split != 0 || len(r.Selection) != 2 {
 				t.Errorf("test run trained on %d, tested on %d (want 24, 9), split %d, %d candidates", r.TrainSize, r.TestSize, r.Split, len(r.Selection))
 			}
+			// The test run keeps its per-sentence outcomes, which add up
+			// to its metrics (span F1 is conlleval's over the chunks).
+			o := r.Outcomes
+			if o == nil || len(o.Tokens) != 9 {
+				t.Fatalf("test run outcomes %+v, want 9 sentences", o)
+			}
+			if err := o.Check(); err != nil {
+				t.Error(err)
+			}
+			wrong, matched, truth, pred := 0, 0, 0, 0
+			for s := range o.Tokens {
+				wrong, matched, truth, pred = wrong+o.Wrong[s], matched+o.Matched[s], truth+o.TrueSpans[s], pred+o.PredSpans[s]
+			}
+			if got := 100 * float64(wrong) / float64(o.NumTokens()); math.Abs(got-r.TokenError) > 1e-9 {
+				t.Errorf("outcomes give token error %v, run %v", got, r.TokenError)
+			}
+			if got := 200 * float64(matched) / float64(truth+pred); math.Abs(got-r.SpanF1) > 1e-9 {
+				t.Errorf("outcomes give span F1 %v, run %v", got, r.SpanF1)
+			}
+			if truth != 9*2 {
+				t.Errorf("%d true chunks in the test part, want 18 (two noun phrases a sentence)", truth)
+			}
 			units, err := filepath.Glob(filepath.Join(dir, "units", "*.json"))
 			if err != nil || len(units) != 3 {
 				t.Fatalf("%d units (%v), want 3", len(units), err)
@@ -90,6 +113,9 @@ trainers:
 					t.Fatal(err)
 				}
 				if u.Spec.Phase == phaseValidate {
+					if u.Outcomes != nil {
+						t.Error("a validation unit kept outcomes")
+					}
 					val++
 					if u.TrainSize != tt.wantValTrain || u.EvalSize != tt.want {
 						t.Errorf("validation unit trained on %d, scored %d; want %d, %d", u.TrainSize, u.EvalSize, tt.wantValTrain, tt.want)

@@ -698,7 +698,7 @@ func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 		Key: res.Key, Dataset: u.Dataset, Task: u.Task, Trainer: u.display(), Method: method,
 		Params: u.params(), Selection: sel,
 		Split: u.Split, TrainFraction: u.TrainFraction, TrainSize: res.TrainSize, TestSize: res.EvalSize,
-		TokenError: res.TokenError, SpanF1: res.SpanF1, SegmentError: res.SegmentError,
+		TokenError: res.TokenError, SpanF1: res.SpanF1, SegmentError: res.SegmentError, Outcomes: res.Outcomes,
 		TrainSeconds: res.TrainSeconds, CPUSeconds: res.CPUSeconds, PeakMiB: res.PeakMiB,
 		Iterations: res.Iterations, Constraints: res.Constraints,
 		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,

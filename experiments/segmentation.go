@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"github.com/maxmargin/repro/decoders/semimarkov"
-	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/models/segment"
 	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/trainers"
@@ -41,10 +40,10 @@ func segmentationTask() Task {
 			}
 			return segment.New(train, numAttrs, len(d.labels), maxLen, u.Features.Edges, semimarkov.DefaultLoss(len(d.labels)))
 		},
-		score: func(c *metrics.Counts, x segment.Instance, pred segs) error {
-			return c.AddSegments(x.Segments, pred, len(x.Attrs))
+		score: func(s *scoreSheet, x segment.Instance, pred segs) error {
+			return s.segments(x.Segments, pred, len(x.Attrs))
 		},
-		finish: func(out *unitResult, counts *metrics.Counts, p predictor[segment.Instance, segs], eval []segment.Instance) {
+		finish: func(out *unitResult, s *scoreSheet, p predictor[segment.Instance, segs], eval []segment.Instance) {
 			m := p.(*segment.Model)
 			longEval := 0
 			for _, x := range eval {
@@ -54,7 +53,7 @@ func segmentationTask() Task {
 					}
 				}
 			}
-			out.SegmentError = counts.SegmentError()
+			out.SegmentError = s.counts.SegmentError()
 			out.MaxSegmentLength, out.LongTrainSegments, out.LongEvalSegments = m.MaxLen(), m.LongSegments(), longEval
 		},
 		probe: func() (trainers.Model[segs], error) {

@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"github.com/maxmargin/repro/decoders"
-	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/models/chain"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -22,8 +21,8 @@ func sequenceTask() Task {
 		model: func(train []chain.Instance, numAttrs int, d *preparedData, u unitSpec) (predictor[chain.Instance, []int], error) {
 			return chain.New(train, numAttrs, len(d.labels), u.Features.Edges, decoders.Hamming(len(d.labels)))
 		},
-		score: func(c *metrics.Counts, x chain.Instance, pred []int) error {
-			return c.AddLabels(x.Labels, pred)
+		score: func(s *scoreSheet, x chain.Instance, pred []int) error {
+			return s.labels(x.Labels, pred)
 		},
 		probe: func() (trainers.Model[[]int], error) {
 			return chain.New(nil, 1, 2, true, decoders.Hamming(2))

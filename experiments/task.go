@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/maxmargin/repro/features"
-	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -44,10 +43,10 @@ type binding[X, Y any] struct {
 	instance func(d *preparedData, i int, attrs [][]int32) X
 	// model builds the trainable model over the training instances.
 	model func(train []X, numAttrs int, d *preparedData, u unitSpec) (predictor[X, Y], error)
-	// score adds one evaluation instance and its prediction to counts.
-	score func(counts *metrics.Counts, x X, pred Y) error
+	// score adds one evaluation instance and its prediction to the sheet.
+	score func(s *scoreSheet, x X, pred Y) error
 	// finish, if set, adds task-specific figures to a finished unit.
-	finish func(out *unitResult, counts *metrics.Counts, m predictor[X, Y], eval []X)
+	finish func(out *unitResult, s *scoreSheet, m predictor[X, Y], eval []X)
 	// probe is an empty model of the task, for capability checks.
 	probe func() (trainers.Model[Y], error)
 }
@@ -86,19 +85,19 @@ func runBound[X, Y any](ctx context.Context, b binding[X, Y], d *preparedData, u
 	if err != nil {
 		return unitResult{}, err
 	}
-	var counts metrics.Counts
+	sheet := newScoreSheet(d, u)
 	evalSet := instances(eval)
 	for _, x := range evalSet {
 		if err := ctx.Err(); err != nil {
 			return unitResult{}, err
 		}
-		if err := b.score(&counts, x, m.Predict(x, res.W)); err != nil {
+		if err := b.score(sheet, x, m.Predict(x, res.W)); err != nil {
 			return unitResult{}, err
 		}
 	}
-	out := scored(train, eval, &counts, res, cost)
+	out := scored(train, eval, sheet, res, cost)
 	if b.finish != nil {
-		b.finish(&out, &counts, m, evalSet)
+		b.finish(&out, sheet, m, evalSet)
 	}
 	return out, nil
 }
@@ -145,10 +144,10 @@ func dispatchUnit(ctx context.Context, d *preparedData, u unitSpec, train, eval 
 
 // scored assembles a unit's result from its evaluation counts and training
 // statistics.
-func scored(train, eval []int, counts *metrics.Counts, res *trainers.Result, cost timing) unitResult {
+func scored(train, eval []int, s *scoreSheet, res *trainers.Result, cost timing) unitResult {
 	return unitResult{
-		TrainSize: len(train), EvalSize: len(eval),
-		TokenError: counts.TokenError(), SpanF1: counts.SpanF1(),
+		TrainSize: len(train), EvalSize: len(eval), Outcomes: s.outcomes,
+		TokenError: s.counts.TokenError(), SpanF1: s.spanF1(),
 		TrainSeconds: cost.Wall, CPUSeconds: cost.CPU, PeakMiB: float64(cost.PeakBytes) / (1 << 20), Iterations: res.Iterations, Constraints: res.Constraints,
 		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,
 		WorkingPrimal: res.WorkingPrimal, WorkingGap: res.WorkingGap, PrimalExact: res.PrimalExact, OracleCalls: res.OracleCalls,

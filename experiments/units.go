@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/maxmargin/repro/internal/atomicfile"
+	"github.com/maxmargin/repro/report"
 )
 
 // Unit phases: a validation unit trains on part of a split's training set and
@@ -155,6 +156,9 @@ type unitResult struct {
 	MaxSegmentLength  int `json:"max_segment_length,omitempty"`
 	LongTrainSegments int `json:"long_train_segments,omitempty"`
 	LongEvalSegments  int `json:"long_eval_segments,omitempty"`
+	// Outcomes are the per-sentence results behind the metrics, kept for
+	// test units of fixed splits (McNemar's test, the paired bootstrap).
+	Outcomes *report.Outcomes `json:"outcomes,omitempty"`
 	// Checksum is the SHA-256 of the file's other members (see
 	// contentChecksum); files written before it existed have none.
 	Checksum string `json:"checksum,omitempty"`
@@ -267,6 +271,14 @@ func (r unitResult) validate(key string) error {
 	} {
 		if math.IsNaN(m.v) || math.IsInf(m.v, 0) || m.v < m.min || m.v > m.max {
 			return fmt.Errorf("%s = %v is outside [%v, %v]", m.name, m.v, m.min, m.max)
+		}
+	}
+	if r.Outcomes != nil {
+		if err := r.Outcomes.Check(); err != nil {
+			return err
+		}
+		if len(r.Outcomes.Tokens) != r.EvalSize {
+			return fmt.Errorf("outcomes of %d sentences, eval_size %d", len(r.Outcomes.Tokens), r.EvalSize)
 		}
 	}
 	return nil

@@ -42,6 +42,9 @@ type Run struct {
 	PrimalExact   bool               `json:"primal_exact,omitempty"`   // cutting plane: Primal's slacks came from an exact oracle
 	OracleCalls   int                `json:"oracle_calls,omitempty"`   // cutting plane: separation oracle calls
 	Version       string             `json:"version,omitempty"`        // VCS revision of the code that produced it
+	// Outcomes holds per-sentence results on the test set, for McNemar's
+	// test and the paired bootstrap; only runs on fixed splits have them.
+	Outcomes *Outcomes `json:"outcomes,omitempty"`
 }
 
 // Candidate is one point of a hyperparameter grid with its validation scores.
