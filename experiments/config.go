@@ -72,6 +72,10 @@ type DatasetSpec struct {
 	Repair bool `yaml:"repair,omitempty"`
 	// Obtain says where to get the files, shown when one is missing.
 	Obtain string `yaml:"obtain,omitempty"`
+	// Features, if set, overrides the config's window, affixes, lexicons
+	// and edges for this dataset (a feature ablation lists one dataset per
+	// feature set, each with its own name).
+	Features *FeatureSpec `yaml:"features,omitempty"`
 }
 
 // declaration returns the dataset's files and format: the built-in one for
@@ -120,11 +124,52 @@ type SplitSpec struct {
 // text, see package features) or "pixels" (binary letter images, with
 // Degree 2 adding all pixel pairs: the degree-2 polynomial kernel's map).
 type FeatureSpec struct {
-	Kind    string `yaml:"kind,omitempty"`
-	Degree  int    `yaml:"degree,omitempty"`
-	Window  *int   `yaml:"window,omitempty"`
-	Affixes *int   `yaml:"affixes,omitempty"`
-	Edges   *bool  `yaml:"edges,omitempty"`
+	Kind     string `yaml:"kind,omitempty"`
+	Degree   int    `yaml:"degree,omitempty"`
+	Window   *int   `yaml:"window,omitempty"`
+	Affixes  *int   `yaml:"affixes,omitempty"`
+	Lexicons *bool  `yaml:"lexicons,omitempty"` // citation features: lexicon classes (default on)
+	Edges    *bool  `yaml:"edges,omitempty"`
+}
+
+// overriddenBy returns f with the settings o sets (a dataset's own
+// features: window, affixes, lexicons, edges).
+func (f FeatureSpec) overriddenBy(o *FeatureSpec) FeatureSpec {
+	if o == nil {
+		return f
+	}
+	f.Window = cmp.Or(o.Window, f.Window)
+	f.Affixes = cmp.Or(o.Affixes, f.Affixes)
+	f.Lexicons = cmp.Or(o.Lexicons, f.Lexicons)
+	f.Edges = cmp.Or(o.Edges, f.Edges)
+	return f
+}
+
+// resolved returns the settings a unit trains with, defaults filled in.
+func (f FeatureSpec) resolved() featureSpec {
+	fs := featureSpec{Window: features.DefaultOptions().Window, Affixes: features.DefaultOptions().Affixes, Edges: true}
+	if f.Kind == FeaturesPixels {
+		fs = featureSpec{Kind: FeaturesPixels, Degree: f.Degree, Edges: true}
+	}
+	if f.Window != nil && fs.Kind == "" {
+		fs.Window = *f.Window
+	}
+	if f.Affixes != nil && fs.Kind == "" {
+		fs.Affixes = *f.Affixes
+	}
+	if f.Lexicons != nil && fs.Kind == "" {
+		fs.NoLexicons = !*f.Lexicons
+	}
+	if f.Edges != nil {
+		fs.Edges = *f.Edges
+	}
+	return fs
+}
+
+// featuresOf returns dataset i's features: the config's, with the
+// dataset's own settings on top.
+func (c *Config) featuresOf(i int) FeatureSpec {
+	return c.Features.overriddenBy(c.Datasets[i].Features)
 }
 
 // Feature kinds.
@@ -604,12 +649,35 @@ func (c *Config) validateFeatures() error {
 		return c.fail(at{"features", "degree"}, "pixel features have degree 1 or 2, got %d", f.Degree)
 	case f.Kind == FeaturesCitation && c.has("features", "degree"):
 		return c.fail(at{"features", "degree"}, "degree applies to pixel features only")
-	case f.Kind == FeaturesPixels && (f.Window != nil || f.Affixes != nil):
+	case f.Kind == FeaturesPixels && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
 		key := "window"
 		if f.Window == nil {
 			key = "affixes"
+			if f.Affixes == nil {
+				key = "lexicons"
+			}
 		}
 		return c.fail(at{"features", key}, "applies to citation features only (kind: %s)", FeaturesCitation)
+	}
+	for i, d := range c.Datasets {
+		o := d.Features
+		if o == nil {
+			continue
+		}
+		for _, key := range []string{"kind", "degree"} {
+			if c.has("datasets", i, "features", key) {
+				return c.fail(at{"datasets", i, "features", key}, "a dataset's features may set window, affixes, lexicons and edges; the kind is the config's (features.kind)")
+			}
+		}
+		if f.Kind == FeaturesPixels && (o.Window != nil || o.Affixes != nil || o.Lexicons != nil) {
+			return c.fail(at{"datasets", i, "features"}, "window, affixes and lexicons apply to citation features only (kind: %s)", FeaturesCitation)
+		}
+		if w := o.Window; w != nil && (*w < 0 || *w > 5) {
+			return c.fail(at{"datasets", i, "features", "window"}, "must be in [0, 5], got %d", *w)
+		}
+		if a := o.Affixes; a != nil && (*a < 0 || *a > 10) {
+			return c.fail(at{"datasets", i, "features", "affixes"}, "must be in [0, 10], got %d", *a)
+		}
 	}
 	if f.Kind == FeaturesPixels {
 		for i, d := range c.Datasets {
@@ -1016,9 +1084,10 @@ func (c *Config) Effective() ([]byte, error) {
 	}
 	if e.Features.Kind == FeaturesCitation {
 		opt := features.DefaultOptions()
-		window, affixes, edges := opt.Window, opt.Affixes, true
+		window, affixes, edges, lexicons := opt.Window, opt.Affixes, true, true
 		e.Features.Window = cmp.Or(e.Features.Window, &window)
 		e.Features.Affixes = cmp.Or(e.Features.Affixes, &affixes)
+		e.Features.Lexicons = cmp.Or(e.Features.Lexicons, &lexicons)
 		e.Features.Edges = cmp.Or(e.Features.Edges, &edges)
 	} else {
 		edges := true

@@ -25,20 +25,16 @@ type preparedData struct {
 	// chunked marks labels with chunk prefixes (O, B-X, I-X), scored as
 	// conlleval scores them.
 	chunked bool
+	// features are the settings its attributes were extracted with (and
+	// its units train with).
+	features featureSpec
 }
 
 // prepare loads every dataset and extracts its features once. Cancelling
 // ctx stops it between sequences.
 func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, error) {
-	fopt := features.DefaultOptions()
-	if cfg.Features.Window != nil {
-		fopt.Window = *cfg.Features.Window
-	}
-	if cfg.Features.Affixes != nil {
-		fopt.Affixes = *cfg.Features.Affixes
-	}
 	var out []*preparedData
-	for _, spec := range cfg.Datasets {
+	for i, spec := range cfg.Datasets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -52,7 +48,9 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 		}
 		decl := spec.declaration()
 		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts),
-			chunked: spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain))}
+			chunked:  spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain)),
+			features: cfg.featuresOf(i).resolved()}
+		fopt := d.features.extractOptions()
 		for _, s := range corpus.Sequences {
 			if err := ctx.Err(); err != nil {
 				return nil, err

@@ -150,3 +150,55 @@ trainers:
 		}
 	}
 }
+
+// A dataset's own features override the config's, for that dataset only:
+// the attributes it is prepared with and the settings its units train with.
+func TestDatasetFeatureOverride(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	writeColumnFile(t, filepath.Join(data, "all.txt"), 12, 0)
+	cfg := mustConfig(t, `name: ablation
+datasets:
+  - {name: full, format: conll, encoding: iob2, columns: [word, pos, label], path: all.txt}
+  - name: token-only
+    format: conll
+    encoding: iob2
+    columns: [word, pos, label]
+    path: all.txt
+    features: {window: 0, affixes: 0, lexicons: false, edges: false}
+splits: {count: 1, train_fractions: [0.5]}
+trainers:
+  - {name: perceptron}
+`)
+	prepared, err := prepare(context.Background(), cfg, Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, token := prepared[0], prepared[1]
+	if full.hash != token.hash {
+		t.Error("the same file hashes differently")
+	}
+	want := featureSpec{Window: 1, Affixes: 3, Edges: true}
+	if full.features != want {
+		t.Errorf("full features %+v, want %+v", full.features, want)
+	}
+	if want := (featureSpec{NoLexicons: true}); token.features != want {
+		t.Errorf("token-only features %+v, want %+v", token.features, want)
+	}
+	if len(token.attrs[0][0]) >= len(full.attrs[0][0]) {
+		t.Errorf("token-only has %d attributes on the first token, full %d", len(token.attrs[0][0]), len(full.attrs[0][0]))
+	}
+	for _, a := range token.attrs[0][1] {
+		if strings.HasPrefix(a, "pre=") || strings.HasPrefix(a, "-1:") || strings.HasPrefix(a, "lex=") {
+			t.Errorf("token-only attribute %q", a)
+		}
+	}
+	r := &runner{cfg: cfg, data: prepared}
+	units, err := r.plan(context.Background(), phaseTest, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(units) != 2 || units[0].Features == units[1].Features || units[1].Features.Edges {
+		t.Errorf("planned features %+v", units)
+	}
+}

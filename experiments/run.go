@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/maxmargin/repro/datasets"
-	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -323,21 +322,9 @@ const planCheckEvery = 1024
 // plan lists the units of one phase in a fixed order. For the test phase,
 // chosen maps each selection group to its C. Cancelling ctx stops it.
 func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float64) ([]unitSpec, error) {
-	fs := featureSpec{Window: features.DefaultOptions().Window, Affixes: features.DefaultOptions().Affixes, Edges: true}
-	if r.cfg.Features.Kind == FeaturesPixels {
-		fs = featureSpec{Kind: FeaturesPixels, Degree: r.cfg.Features.Degree, Edges: true}
-	}
-	if w := r.cfg.Features.Window; w != nil && fs.Kind == "" {
-		fs.Window = *w
-	}
-	if a := r.cfg.Features.Affixes; a != nil && fs.Kind == "" {
-		fs.Affixes = *a
-	}
-	if e := r.cfg.Features.Edges; e != nil {
-		fs.Edges = *e
-	}
 	var units []unitSpec
 	for _, d := range r.data {
+		fs := d.features
 		for _, task := range r.cfg.Tasks {
 			for _, entry := range r.cfg.Trainers {
 				if r.unsupported[[2]string{entry.Name, task}] {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/report"
 )
@@ -107,6 +108,14 @@ type featureSpec struct {
 	Window  int    `json:"window"`
 	Affixes int    `json:"affixes"`
 	Edges   bool   `json:"edges"`
+	// NoLexicons drops the citation lexicon attributes; omitted when
+	// false, so units with lexicons keep their keys.
+	NoLexicons bool `json:"no_lexicons,omitempty"`
+}
+
+// extractOptions returns the citation feature templates' options.
+func (f featureSpec) extractOptions() features.Options {
+	return features.Options{Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons}
 }
 
 // key returns the first 16 hex digits of the SHA-256 of the spec's JSON

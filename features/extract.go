@@ -11,6 +11,9 @@ import (
 type Options struct {
 	Window  int // neighbour offsets -Window..+Window are copied; 0 disables them
 	Affixes int // prefixes and suffixes of length 1..Affixes; 0 disables them
+	// NoLexicons drops the lex=CLASS attributes (a feature-strength
+	// ablation); the zero value keeps them.
+	NoLexicons bool
 }
 
 // DefaultOptions returns Window 1 and Affixes 3.
@@ -27,7 +30,7 @@ func Extract(tokens []string, opt Options) [][]string {
 	words := make([]string, n)
 	local := make([][]string, n)
 	for t, tok := range tokens {
-		words[t], local[t] = tokenAttrs(tok)
+		words[t], local[t] = tokenAttrs(tok, !opt.NoLexicons)
 	}
 	offsets := make([]string, 2*window+1) // "-2:", "-1:", "", "+1:", ...
 	for d := -window; d <= window; d++ {
@@ -72,7 +75,7 @@ func Extract(tokens []string, opt Options) [][]string {
 
 // tokenAttrs returns the token's stripped lower-case word and its
 // word/shape/flag/lexicon attributes — the ones neighbours also see.
-func tokenAttrs(tok string) (word string, attrs []string) {
+func tokenAttrs(tok string, lexicons bool) (word string, attrs []string) {
 	lower := strings.ToLower(tok)
 	core := strings.TrimFunc(tok, notAlnum)
 	word = strings.ToLower(core)
@@ -83,7 +86,7 @@ func tokenAttrs(tok string) (word string, attrs []string) {
 	attrs = make([]string, 0, 12)
 	attrs = append(attrs, "w="+word, "raw="+lower, "shape="+shape, "cshape="+collapse(shape))
 	attrs = appendFlags(attrs, tok, core, lower, word)
-	if c := lexClass(lexKey(word)); c != "" {
+	if c := lexClass(lexKey(word)); lexicons && c != "" {
 		attrs = append(attrs, "lex="+c)
 	}
 	return word, attrs

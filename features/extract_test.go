@@ -173,3 +173,30 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// NoLexicons drops exactly the lex= attributes, the token's and its
+// neighbours'.
+func TestExtractNoLexicons(t *testing.T) {
+	tokens := []string{"Proc.", "of", "the", "IEEE", "Conference", "1995."}
+	with := Extract(tokens, DefaultOptions())
+	opt := DefaultOptions()
+	opt.NoLexicons = true
+	without := Extract(tokens, opt)
+	dropped := 0
+	for i := range with {
+		var kept []string
+		for _, a := range with[i] {
+			if strings.Contains(a, "lex=") {
+				dropped++
+				continue
+			}
+			kept = append(kept, a)
+		}
+		if !slices.Equal(kept, without[i]) {
+			t.Errorf("token %d: without lexicons %v, want %v", i, without[i], kept)
+		}
+	}
+	if dropped == 0 {
+		t.Error("the example has no lexicon attributes to drop")
+	}
+}
