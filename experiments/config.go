@@ -40,6 +40,8 @@ type Config struct {
 	// Paper, if present, holds the numbers the reproduced paper reports,
 	// which every report then shows beside ours.
 	Paper *PaperSpec `yaml:"paper,omitempty"`
+	// Loss sets the segmentation task's loss; unset: the paper's.
+	Loss *LossSpec `yaml:"loss,omitempty"`
 
 	file string // where the config was read from, for messages
 	root *yaml.Node
@@ -130,6 +132,37 @@ type FeatureSpec struct {
 	Affixes  *int   `yaml:"affixes,omitempty"`
 	Lexicons *bool  `yaml:"lexicons,omitempty"` // citation features: lexicon classes (default on)
 	Edges    *bool  `yaml:"edges,omitempty"`
+}
+
+// LossSpec sets the segmentation loss of Sarawagi & Gupta's section 4.3.2
+// for every label: the penalty for predicting a segment that is not a true
+// span (precision), for missing a true segment (recall), and for a true
+// span given the wrong label (misclass). Unset values are 1, the paper's.
+type LossSpec struct {
+	Precision *float64 `yaml:"precision,omitempty"`
+	Recall    *float64 `yaml:"recall,omitempty"`
+	Misclass  *float64 `yaml:"misclass,omitempty"`
+}
+
+// segmentLoss is a LossSpec with its defaults resolved, as unit keys hold it.
+type segmentLoss struct {
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	Misclass  float64 `json:"misclass"`
+}
+
+// resolved returns the loss's penalties, or nil for the paper's (all 1),
+// so that spelling the default out leaves unit keys as they were.
+func (l *LossSpec) resolved() *segmentLoss {
+	if l == nil {
+		return nil
+	}
+	one := 1.0
+	r := segmentLoss{*cmp.Or(l.Precision, &one), *cmp.Or(l.Recall, &one), *cmp.Or(l.Misclass, &one)}
+	if r == (segmentLoss{1, 1, 1}) {
+		return nil
+	}
+	return &r
 }
 
 // overriddenBy returns f with the settings o sets (a dataset's own
@@ -511,6 +544,9 @@ func (c *Config) validate() error {
 	if err := c.validateFigures(); err != nil {
 		return err
 	}
+	if err := c.validateLoss(); err != nil {
+		return err
+	}
 	if err := c.validateCompare(); err != nil {
 		return err
 	}
@@ -636,6 +672,24 @@ func (c *Config) validateSplits() error {
 		if j := slices.Index(s.TrainFractions[:i], f); j >= 0 {
 			return c.fail(at{"splits", "train_fractions", i}, "%v listed twice", f)
 		}
+	}
+	return nil
+}
+
+func (c *Config) validateLoss() error {
+	if c.Loss == nil {
+		return nil
+	}
+	if !slices.Contains(c.Tasks, TaskSegmentation) {
+		return c.fail(at{"loss"}, "sets the segmentation loss, and the config has no segmentation task")
+	}
+	for key, v := range map[string]*float64{"precision": c.Loss.Precision, "recall": c.Loss.Recall, "misclass": c.Loss.Misclass} {
+		if v != nil && !(*v >= 0 && *v <= 1e6) {
+			return c.fail(at{"loss", key}, "must be in [0, 1e6], got %v", *v)
+		}
+	}
+	if r := c.Loss.resolved(); r != nil && r.Precision+r.Recall == 0 {
+		return c.fail(at{"loss"}, "precision and recall penalties are both 0: no segmentation would cost anything")
 	}
 	return nil
 }

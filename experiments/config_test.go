@@ -85,6 +85,11 @@ func TestParseConfigErrors(t *testing.T) {
 		{"figure x unknown", "compare:", "figures:\n  - {name: f, x: C, y: token_error}\ncompare:", []string{"bad.yaml:15:", `unknown x "C"`}},
 		{"synthetic settings on cora", "  - name: synthetic", "  - name: cora", []string{"only for the synthetic dataset"}},
 		{"not YAML", "seed: 3", "seed: [3", []string{"bad.yaml"}},
+		{"loss without segmentation", "compare:", "loss: {precision: 2}\ncompare:", []string{"bad.yaml:14:", "loss", "no segmentation task"}},
+		{"negative loss", "splits:", "tasks: [segmentation]\nloss: {recall: -1}\nsplits:", []string{"bad.yaml:7:", "loss.recall", "[0, 1e6]"}},
+		{"zero loss", "splits:", "tasks: [segmentation]\nloss: {recall: 0, precision: 0}\nsplits:", []string{"bad.yaml:7:", "loss", "both 0"}},
+		{"loss unknown key", "splits:", "tasks: [segmentation]\nloss: {recal: 0}\nsplits:", []string{"bad.yaml:7:", "loss.recal", `did you mean "recall"`}},
+
 		{"dataset features kind", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features: {kind: pixels}", []string{"bad.yaml:6:", "datasets[0].features.kind", "window, affixes, lexicons and edges"}},
 		{"dataset features window", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features:\n      window: 9", []string{"bad.yaml:7:", "datasets[0].features.window", "[0, 5]"}},
 		{"dataset features unknown key", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features: {lexicon: false}", []string{"bad.yaml:6:", "datasets[0].features.lexicon", `did you mean "lexicons"`}},

@@ -339,7 +339,7 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 							return nil, ctx.Err()
 						}
 						u := unitSpec{
-							Schema: schemaVersion, Dataset: d.name, DataHash: d.hash, Task: task, Features: fs,
+							Schema: schemaVersion, Dataset: d.name, DataHash: d.hash, Task: task, Features: fs, SegmentLoss: r.segmentLoss(task),
 							Trainer: t.Name, Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations,
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
 							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Epochs: t.Epochs, K: t.K, Average: t.Average, Beta: t.Beta, LossScale: t.LossScale, Rescaling: t.Rescaling,
@@ -656,6 +656,15 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
 		return unitResult{}, fmt.Errorf("saving unit: %w", err)
 	}
 	return res, nil
+}
+
+// segmentLoss is the config's segmentation loss for the units of task
+// (nil for other tasks and for the paper's loss).
+func (r *runner) segmentLoss(task string) *segmentLoss {
+	if task != TaskSegmentation {
+		return nil
+	}
+	return r.cfg.Loss.resolved()
 }
 
 // splitKind is the unit-key form of a split kind: empty for random splits,

@@ -17,6 +17,24 @@ const TaskSegmentation = "segmentation"
 // predicted, and their number is recorded with each unit.
 const defaultSegmentQuantile = 0.99
 
+// of returns the loss over k labels: the paper's unit penalties (nil), or
+// the config's for every label.
+func (l *segmentLoss) of(k int) semimarkov.Loss {
+	loss := semimarkov.DefaultLoss(k)
+	if l == nil {
+		return loss
+	}
+	for a := range k {
+		loss.Precision[a], loss.Recall[a] = l.Precision, l.Recall
+		for b := range k {
+			if a != b {
+				loss.Misclass[a*k+b] = l.Misclass
+			}
+		}
+	}
+	return loss
+}
+
 // segmentationTask binds the semi-Markov model: token error on the induced
 // labels, span F1 over exact segments, and the section 4.3.2 segment error
 // (see metrics.Counts.SegmentError). The loss is section 4.3.2's (unit
@@ -38,7 +56,7 @@ func segmentationTask() Task {
 			if err != nil {
 				return nil, err
 			}
-			return segment.New(train, numAttrs, len(d.labels), maxLen, u.Features.Edges, semimarkov.DefaultLoss(len(d.labels)))
+			return segment.New(train, numAttrs, len(d.labels), maxLen, u.Features.Edges, u.SegmentLoss.of(len(d.labels)))
 		},
 		score: func(s *scoreSheet, x segment.Instance, pred segs) error {
 			return s.segments(x.Segments, pred, len(x.Attrs))

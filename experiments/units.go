@@ -52,6 +52,9 @@ type unitSpec struct {
 	// SegmentQuantile sets the semi-Markov maximum segment length (0: the
 	// default); omitted when zero so sequence-unit keys are unaffected.
 	SegmentQuantile float64 `json:"segment_quantile,omitempty"`
+	// SegmentLoss is the segmentation loss when it is not the paper's
+	// (nil), omitted then so existing units keep their keys.
+	SegmentLoss *segmentLoss `json:"segment_loss,omitempty"`
 	// SplitKind is "fold" for by-fold splits, empty for random ones.
 	SplitKind string `json:"split_kind,omitempty"`
 	// Settings of the online and log-linear trainers, omitted when unset.

@@ -1,0 +1,58 @@
+package experiments
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// The config's segmentation loss reaches the segmentation units (their keys
+// and their model), never the sequence units; spelling out the paper's
+// loss changes nothing.
+func TestConfigLossReachesSegmentationModel(t *testing.T) {
+	t.Parallel()
+	base := strings.Replace(smallConfig, "splits:", "tasks: [sequence, segmentation]\nsplits:", 1)
+	run := func(loss string) map[string]unitResult {
+		t.Helper()
+		cfg := mustConfig(t, base+loss)
+		prepared, err := prepare(context.Background(), cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &runner{cfg: cfg, data: prepared}
+		units, err := r.plan(context.Background(), phaseValidate, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]unitResult{}
+		for _, u := range units {
+			if u.Split != 0 || u.Trainer != "margin" || u.C != 1 {
+				continue
+			}
+			if (u.SegmentLoss != nil) != (u.Task == TaskSegmentation && loss != "" && !strings.Contains(loss, "recall: 1")) {
+				t.Errorf("loss %q: %s unit has segment loss %+v", loss, u.Task, u.SegmentLoss)
+			}
+			res, err := dispatchUnit(context.Background(), prepared[0], u, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, []int{10, 11, 12, 13})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Key = u.key()
+			out[u.Task] = res
+		}
+		return out
+	}
+	paper := run("")
+	spelled := run("loss: {precision: 1, recall: 1, misclass: 1}\n")
+	other := run("loss: {precision: 3, recall: 0.5}\n")
+	for _, task := range []string{TaskSequence, TaskSegmentation} {
+		if paper[task].Key != spelled[task].Key || paper[task].Primal != spelled[task].Primal {
+			t.Errorf("%s: spelling out the paper's loss changed the unit", task)
+		}
+	}
+	if paper[TaskSequence].Key != other[TaskSequence].Key || paper[TaskSequence].Primal != other[TaskSequence].Primal {
+		t.Error("the segmentation loss changed a sequence unit")
+	}
+	if paper[TaskSegmentation].Key == other[TaskSegmentation].Key || paper[TaskSegmentation].Primal == other[TaskSegmentation].Primal {
+		t.Errorf("another segmentation loss left the unit as it was (primal %v)", other[TaskSegmentation].Primal)
+	}
+}
