@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -813,40 +812,57 @@ func (c *Config) validateTrainers() error {
 		if err := c.validateGrid(i, t); err != nil {
 			return err
 		}
-		positive := func(key string, v float64) error {
-			if c.has("trainers", i, key) && (!(v > 0) || math.IsInf(v, 0)) {
-				return c.fail(p(key), "must be positive and finite, got %v", v)
-			}
-			return nil
-		}
-		atLeastOne := func(key string, v int) error {
-			if c.has("trainers", i, key) && v < 1 {
-				return c.fail(p(key), "must be at least 1, got %d (omit it for the default)", v)
-			}
-			return nil
-		}
-		for _, err := range []error{
-			positive("epsilon", t.Epsilon), positive("qp_tolerance", t.QPTolerance), positive("beta", t.Beta),
-			atLeastOne("max_iterations", t.MaxIterations), atLeastOne("epochs", t.Epochs), atLeastOne("k", t.K),
-		} {
-			if err != nil {
-				return err
-			}
-		}
 		switch {
-		case c.has("trainers", i, "qp_tolerance") && t.QPTolerance >= 1:
-			return c.fail(p("qp_tolerance"), "is a relative gap and must be below 1, got %v", t.QPTolerance)
 		case t.Name == trainers.EntropyMarginName && !c.has("trainers", i, "beta"):
 			return c.fail(at{"trainers", i}, "entropy-margin needs beta > 0 (the inverse temperature)")
-		case t.LossScale != nil && (!(*t.LossScale >= 0) || math.IsInf(*t.LossScale, 0)):
-			return c.fail(p("loss_scale"), "must be non-negative and finite, got %v", *t.LossScale)
 		case c.has("trainers", i, "solver") && !slices.Contains(trainers.Solvers(), t.Solver):
 			return c.fail(p("solver"), "unknown solver %q%s (known: %s)", t.Solver, suggest(t.Solver, trainers.Solvers()), strings.Join(trainers.Solvers(), ", "))
-		case c.has("trainers", i, "rescaling") && t.Rescaling != trainers.Margin && t.Rescaling != trainers.Slack:
-			return c.fail(p("rescaling"), "must be margin or slack, got %q", t.Rescaling)
+		}
+		if err := c.validateParams(i, t); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// validateParams checks trainer i's settings against the trainer's own
+// params (trainers.Resolve: each trainer's Validate holds its ranges), and
+// reports a bad one at its line. The C grid is checked by validateGrid; a
+// grid value stands in for C here. A key set to zero where the trainer's
+// default is not zero is refused: trainers read an absent param as its zero
+// value, so "epochs: 0" would otherwise silently mean the default.
+func (c *Config) validateParams(i int, t TrainerSpec) error {
+	spec, err := trainers.SpecOf(t.Name)
+	if err != nil {
+		return c.fail(at{"trainers", i, "name"}, "%v", err)
+	}
+	v, err := t.params()
+	if err != nil {
+		return c.fail(at{"trainers", i}, "%v", err)
+	}
+	if v == nil {
+		v = trainers.Values{}
+	}
+	for _, param := range spec.Params {
+		_, set := v[param.Key]
+		numeric := param.Kind != "bool" && param.Kind != "string"
+		if !set && numeric && c.has("trainers", i, param.Key) && param.Default != "" && param.Default != "0" {
+			return c.fail(at{"trainers", i, param.Key}, "must not be 0 (omit it for the default, %s)", param.Default)
+		}
+	}
+	if _, ok := spec.Param(trainers.ParamC); ok && len(t.C) > 0 {
+		v[trainers.ParamC] = t.C[0]
+	}
+	err = trainers.Validate(t.Name, v)
+	var pe *trainers.ParamError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &pe) && pe.Key != trainers.ParamC && c.has("trainers", i, pe.Key):
+		return c.fail(at{"trainers", i, pe.Key}, "%s", pe.Msg)
+	default:
+		return c.fail(at{"trainers", i}, "%v", err)
+	}
 }
 
 // validateGrid checks trainer i's C grid.

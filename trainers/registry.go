@@ -26,6 +26,9 @@ type Trainer[Y any] interface {
 	// stays at its zero value). It fails only on a key the trainer does not
 	// accept or a value of the wrong type; ranges are Train's to check.
 	Resolve(v Values) (Values, error)
+	// Validate checks v as Train would before training: keys, types and,
+	// with defaults resolved, ranges; a bad param is a *ParamError.
+	Validate(v Values) error
 }
 
 // registry lists every trainer, in the order names are shown. It is a
@@ -83,6 +86,16 @@ func Resolve(name string, v Values) (Values, error) {
 		return nil, err
 	}
 	return t.Resolve(v)
+}
+
+// Validate checks params v for the trainer called name (see
+// Trainer.Validate).
+func Validate(name string, v Values) error {
+	t, err := Lookup[struct{}](name)
+	if err != nil {
+		return err
+	}
+	return t.Validate(v)
 }
 
 // Specs describes every trainer, in registry order.
@@ -172,6 +185,11 @@ func (e entry[Y, P]) Train(ctx context.Context, m Model[Y], v Values) (*Result, 
 		return nil, err
 	}
 	return e.train(ctx, m, p)
+}
+
+func (e entry[Y, P]) Validate(v Values) error {
+	_, err := e.params(v)
+	return err
 }
 
 func (e entry[Y, P]) Resolve(v Values) (Values, error) {
