@@ -79,6 +79,7 @@ Usage:
   repro run [flags] CONFIG.yaml   run an experiment and write its results
   repro plan [flags] CONFIG.yaml  list its units, keys and dependencies in OUT/plan.jsonl
   repro unit --plan FILE --index N  run one unit of a plan into the shared store
+  repro slurm [flags] CONFIG.yaml run its units as Slurm job arrays; --collect gathers them
   repro report [flags] DIR        regenerate DIR's tables, figures and index.html from runs.jsonl
   repro check [flags]             rerun configs/ci.yaml and compare with results/golden/ci.json
   repro version                   print the code version
@@ -103,6 +104,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return planCommand(ctx, args[1:], stdout, stderr)
 	case "unit":
 		return unitCommand(ctx, args[1:], stdout, stderr)
+	case "slurm":
+		return slurmCommand(ctx, args[1:], stdout, stderr)
 	case "check":
 		return checkCommand(ctx, args[1:], stdout, stderr)
 	case "report":
@@ -117,7 +120,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, plan, unit, report, check, version, help)", args[0])
+	return usagef("unknown command %q (commands: run, plan, unit, slurm, report, check, version, help)", args[0])
 }
 
 // parseFlags parses args into fs, allowing flags after the positional
