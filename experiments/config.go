@@ -131,6 +131,9 @@ type FeatureSpec struct {
 	Affixes  *int   `yaml:"affixes,omitempty"`
 	Lexicons *bool  `yaml:"lexicons,omitempty"` // citation features: lexicon classes (default on)
 	Edges    *bool  `yaml:"edges,omitempty"`
+	// MinCount keeps the attributes seen at least this often in a unit's
+	// training part (default 1: all).
+	MinCount *int `yaml:"min_count,omitempty"`
 }
 
 // LossSpec sets the segmentation loss of Sarawagi & Gupta's section 4.3.2
@@ -174,19 +177,33 @@ func (f FeatureSpec) overriddenBy(o *FeatureSpec) FeatureSpec {
 	f.Affixes = cmp.Or(o.Affixes, f.Affixes)
 	f.Lexicons = cmp.Or(o.Lexicons, f.Lexicons)
 	f.Edges = cmp.Or(o.Edges, f.Edges)
+	f.MinCount = cmp.Or(o.MinCount, f.MinCount)
 	return f
 }
 
 // resolved returns the settings a unit trains with, defaults filled in.
 func (f FeatureSpec) resolved() featureSpec {
 	fs := featureSpec{Window: features.DefaultOptions().Window, Affixes: features.DefaultOptions().Affixes, Edges: true}
-	if f.Kind == FeaturesPixels {
+	switch f.Kind {
+	case FeaturesPixels:
 		fs = featureSpec{Kind: FeaturesPixels, Degree: f.Degree, Edges: true}
+	case FeaturesNER:
+		d := features.DefaultNEROptions()
+		fs = featureSpec{Kind: FeaturesNER, Window: d.Window, Affixes: d.Affixes, Edges: true}
+	}
+	if f.MinCount != nil && *f.MinCount > 1 {
+		fs.MinCount = *f.MinCount
 	}
 	if f.Window != nil && fs.Kind == "" {
 		fs.Window = *f.Window
 	}
 	if f.Affixes != nil && fs.Kind == "" {
+		fs.Affixes = *f.Affixes
+	}
+	if f.Window != nil && fs.Kind == FeaturesNER {
+		fs.Window = *f.Window
+	}
+	if f.Affixes != nil && fs.Kind == FeaturesNER {
 		fs.Affixes = *f.Affixes
 	}
 	if f.Lexicons != nil && fs.Kind == "" {
@@ -208,6 +225,7 @@ func (c *Config) featuresOf(i int) FeatureSpec {
 const (
 	FeaturesCitation = "citation"
 	FeaturesPixels   = "pixels"
+	FeaturesNER      = "ner" // features.NER: word, sub-word, shape, extra columns, window, bigrams
 )
 
 // Split kinds: random train/test splits, the dataset's own folds (train
@@ -696,12 +714,16 @@ func (c *Config) validateLoss() error {
 func (c *Config) validateFeatures() error {
 	f := c.Features
 	switch {
-	case f.Kind != FeaturesCitation && f.Kind != FeaturesPixels:
-		return c.fail(at{"features", "kind"}, "unknown feature kind %q (known: %s, %s)", f.Kind, FeaturesCitation, FeaturesPixels)
+	case f.Kind != FeaturesCitation && f.Kind != FeaturesPixels && f.Kind != FeaturesNER:
+		return c.fail(at{"features", "kind"}, "unknown feature kind %q%s (known: %s, %s, %s)", f.Kind, suggest(f.Kind, []string{FeaturesCitation, FeaturesNER, FeaturesPixels}), FeaturesCitation, FeaturesNER, FeaturesPixels)
 	case f.Kind == FeaturesPixels && f.Degree != 1 && f.Degree != 2:
 		return c.fail(at{"features", "degree"}, "pixel features have degree 1 or 2, got %d", f.Degree)
-	case f.Kind == FeaturesCitation && c.has("features", "degree"):
+	case f.Kind != FeaturesPixels && c.has("features", "degree"):
 		return c.fail(at{"features", "degree"}, "degree applies to pixel features only")
+	case f.Kind == FeaturesNER && f.Lexicons != nil:
+		return c.fail(at{"features", "lexicons"}, "applies to citation features only (kind: %s)", FeaturesCitation)
+	case f.MinCount != nil && (*f.MinCount < 1 || *f.MinCount > 1000):
+		return c.fail(at{"features", "min_count"}, "must be in [1, 1000], got %d", *f.MinCount)
 	case f.Kind == FeaturesPixels && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
 		key := "window"
 		if f.Window == nil {
@@ -710,7 +732,7 @@ func (c *Config) validateFeatures() error {
 				key = "lexicons"
 			}
 		}
-		return c.fail(at{"features", key}, "applies to citation features only (kind: %s)", FeaturesCitation)
+		return c.fail(at{"features", key}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
 	}
 	for i, d := range c.Datasets {
 		o := d.Features
@@ -724,6 +746,12 @@ func (c *Config) validateFeatures() error {
 		}
 		if f.Kind == FeaturesPixels && (o.Window != nil || o.Affixes != nil || o.Lexicons != nil) {
 			return c.fail(at{"datasets", i, "features"}, "window, affixes and lexicons apply to citation features only (kind: %s)", FeaturesCitation)
+		}
+		if f.Kind == FeaturesNER && o.Lexicons != nil {
+			return c.fail(at{"datasets", i, "features", "lexicons"}, "applies to citation features only (kind: %s)", FeaturesCitation)
+		}
+		if m := o.MinCount; m != nil && (*m < 1 || *m > 1000) {
+			return c.fail(at{"datasets", i, "features", "min_count"}, "must be in [1, 1000], got %d", *m)
 		}
 		if w := o.Window; w != nil && (*w < 0 || *w > 5) {
 			return c.fail(at{"datasets", i, "features", "window"}, "must be in [0, 5], got %d", *w)
@@ -1162,6 +1190,12 @@ func (c *Config) Effective() ([]byte, error) {
 	} else {
 		edges := true
 		e.Features.Edges = cmp.Or(e.Features.Edges, &edges)
+	}
+	if e.Features.Kind == FeaturesNER {
+		opt := features.DefaultNEROptions()
+		window, affixes := opt.Window, opt.Affixes
+		e.Features.Window = cmp.Or(e.Features.Window, &window)
+		e.Features.Affixes = cmp.Or(e.Features.Affixes, &affixes)
 	}
 	e.Trainers = make([]TrainerSpec, len(c.Trainers))
 	for i, t := range c.Trainers {

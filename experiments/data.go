@@ -51,11 +51,19 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 			chunked:  spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain)),
 			features: cfg.featuresOf(i).resolved()}
 		fopt := d.features.extractOptions()
+		columns := extraColumns(decl)
 		for _, s := range corpus.Sequences {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if cfg.Features.Kind != FeaturesPixels {
+			switch cfg.Features.Kind {
+			case FeaturesNER:
+				for len(columns) < len(s.Columns) { // undeclared columns: c1, c2, ...
+					columns = append(columns, fmt.Sprintf("c%d", len(columns)+1))
+				}
+				d.attrs = append(d.attrs, features.NER(s.Tokens, s.Columns, columns, features.NEROptions{Window: d.features.Window, Affixes: d.features.Affixes}))
+				continue
+			case FeaturesCitation:
 				d.attrs = append(d.attrs, features.Extract(s.Tokens, fopt))
 				continue
 			}
@@ -78,6 +86,12 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// extraColumns names a column file's columns other than the word and the
+// label, in file order (the NER features conjoin them by name).
+func extraColumns(d datasets.Declaration) []string {
+	return datasets.CoNLLFormat{Columns: d.Columns}.ExtraColumns()
 }
 
 // loadDataset reads a dataset, or generates the synthetic one. parts is nil

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -200,5 +201,43 @@ trainers:
 	}
 	if len(units) != 2 || units[0].Features == units[1].Features || units[1].Features.Edges {
 		t.Errorf("planned features %+v", units)
+	}
+}
+
+// NER features read the declared extra columns by name, and a frequency
+// cut-off drops the rare attributes from the index a unit trains with.
+func TestRunNERFeatures(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	writeColumnFile(t, filepath.Join(data, "train.txt"), 24, 0)
+	writeColumnFile(t, filepath.Join(data, "test.txt"), 9, 200)
+	cfg := mustConfig(t, `name: ner
+datasets:
+  - {name: tiny, format: conll, columns: [word, pos, label], encoding: iob2, train: train.txt, test: test.txt}
+splits: {kind: fixed}
+features: {kind: ner, window: 1, min_count: 3}
+trainers:
+  - {name: perceptron, epochs: 3}
+`)
+	prepared, err := prepare(context.Background(), cfg, Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := prepared[0]
+	if want := (featureSpec{Kind: FeaturesNER, Window: 1, Affixes: 4, Edges: true, MinCount: 3}); d.features != want {
+		t.Errorf("features %+v, want %+v", d.features, want)
+	}
+	first := d.attrs[0][0]
+	for _, want := range []string{"w=the", "pos=DT", "+1:pos=NN", "first"} {
+		if !slices.Contains(first, want) {
+			t.Errorf("first token lacks %q: %v", want, first)
+		}
+	}
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, DataDir: data, Stdout: new(strings.Builder)}); err != nil {
+		t.Fatal(err)
+	}
+	if runs := readRuns(t, dir); len(runs) != 1 || runs[0].SpanF1 <= 0 {
+		t.Errorf("runs %+v", runs)
 	}
 }

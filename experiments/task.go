@@ -69,7 +69,7 @@ func (b binding[X, Y]) Run(ctx context.Context, d *preparedData, u unitSpec, tra
 // the training part only, build the model, train it with the unit's trainer
 // and settings, decode the evaluation part and score it.
 func runBound[X, Y any](ctx context.Context, b binding[X, Y], d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
-	idx := features.BuildIndex(pick(d.attrs, train))
+	idx := features.BuildIndexMinCount(pick(d.attrs, train), u.Features.MinCount)
 	instances := func(ids []int) []X {
 		out := make([]X, len(ids))
 		for j, i := range ids {

@@ -114,6 +114,8 @@ type featureSpec struct {
 	// NoLexicons drops the citation lexicon attributes; omitted when
 	// false, so units with lexicons keep their keys.
 	NoLexicons bool `json:"no_lexicons,omitempty"`
+	// MinCount is the attribute frequency cut-off (0 or 1: none).
+	MinCount int `json:"min_count,omitempty"`
 }
 
 // extractOptions returns the citation feature templates' options.

@@ -36,3 +36,12 @@ func ExampleIndex_Encode() {
 	// 25 attributes, 20 ids
 	// dropped: [w=1993 raw=1993. suf=3 suf=93 suf=993]
 }
+
+func ExampleNER() {
+	tokens := []string{"EU", "rejects", "German", "call"}
+	pos := []string{"NNP", "VBZ", "JJ", "NN"}
+	attrs := features.NER(tokens, [][]string{pos}, []string{"pos"}, features.NEROptions{Window: 1})
+	fmt.Println(attrs[0])
+	// Output:
+	// [bias w=EU lw=eu shape=XX pos=NNP cshape=X initcap allcaps first -1:BOS +1:w=rejects +1:lw=rejects +1:shape=xxxxxxx +1:pos=VBZ bi-1=<s>|eu bi+1=eu|rejects]
+}
