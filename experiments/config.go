@@ -1016,8 +1016,8 @@ func (c *Config) validateFigureLines(i int, f FigureSpec) error {
 
 func (c *Config) validateCompare() error {
 	names := trainerNames(c.Trainers)
-	if len(c.Compare) > 0 && c.Splits.Count < 2 {
-		return c.fail(at{"compare"}, "a paired t-test needs at least 2 splits, and splits.count is %d", c.Splits.Count)
+	if len(c.Compare) > 0 && c.Splits.Count < 2 && c.Splits.Kind != SplitFixed {
+		return c.fail(at{"compare"}, "a paired t-test needs at least 2 splits, and splits.count is %d (fixed splits compare by McNemar's test and a paired bootstrap instead)", c.Splits.Count)
 	}
 	for i, pair := range c.Compare {
 		if len(pair) != 2 {

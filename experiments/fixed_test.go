@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/report"
 )
 
 // writeColumnFile writes n sentences of a tiny chunking language: "the"
@@ -64,16 +66,26 @@ datasets:
 splits: {kind: fixed}
 trainers:
   - {name: margin, C: [0.1, 1]}
+  - {name: perceptron, epochs: 2}
+compare:
+  - [margin, perceptron]
 `)
 			dir := t.TempDir()
-			if _, err := Run(context.Background(), cfg, Options{OutDir: dir, DataDir: data, Workers: 2, Stdout: new(strings.Builder)}); err != nil {
+			var stdout strings.Builder
+			if _, err := Run(context.Background(), cfg, Options{OutDir: dir, DataDir: data, Workers: 2, Stdout: &stdout}); err != nil {
 				t.Fatal(err)
 			}
 			runs := readRuns(t, dir)
-			if len(runs) != 1 {
-				t.Fatalf("%d runs, want 1", len(runs))
+			if len(runs) != 2 {
+				t.Fatalf("%d runs, want 2", len(runs))
 			}
-			r := runs[0]
+			// One split: the comparison is McNemar's test and a bootstrap.
+			for _, want := range []string{"margin vs perceptron (tiny/sequence): token error diff", "McNemar exact p=", "paired bootstrap p=", "1000 resamples"} {
+				if !strings.Contains(stdout.String(), want) {
+					t.Errorf("printed tables lack %q:\n%s", want, stdout.String())
+				}
+			}
+			r := runs[slices.IndexFunc(runs, func(r report.Run) bool { return r.Trainer == "margin" })]
 			if r.TrainSize != 24 || r.TestSize != 9 || r.Split != 0 || len(r.Selection) != 2 {
 				t.Errorf("test run trained on %d, tested on %d (want 24, 9), split %d, %d candidates", r.TrainSize, r.TestSize, r.Split, len(r.Selection))
 			}
@@ -100,8 +112,8 @@ trainers:
 				t.Errorf("%d true chunks in the test part, want 18 (two noun phrases a sentence)", truth)
 			}
 			units, err := filepath.Glob(filepath.Join(dir, "units", "*.json"))
-			if err != nil || len(units) != 3 {
-				t.Fatalf("%d units (%v), want 3", len(units), err)
+			if err != nil || len(units) != 4 {
+				t.Fatalf("%d units (%v), want 4 (2 validation, 2 test)", len(units), err)
 			}
 			val := 0
 			for _, f := range units {

@@ -85,7 +85,7 @@ func TestParseConfigStrict(t *testing.T) {
 		{"dataset twice", "datasets:\n", "datasets:\n  - name: cora\n  - name: cora\n", `s.yaml:5: datasets[1].name: dataset "cora" listed twice (first at line 4)`},
 		{"compare with itself", "[margin, mira]", "[margin, margin]", `s.yaml:23: compare[0]: compares "margin" with itself`},
 		{"compare unknown", "[margin, mira]", "[margin, crf]", `s.yaml:23: compare[0][1]: trainer "crf" is not among the config's trainers`},
-		{"compare with one split", "  count: 2", "  count: 1", "s.yaml:22: compare: a paired t-test needs at least 2 splits, and splits.count is 1"},
+		{"compare with one split", "  count: 2", "  count: 1", "s.yaml:22: compare: a paired t-test needs at least 2 splits, and splits.count is 1 (fixed splits"},
 		{"compare twice", "  - [margin, mira]", "  - [margin, mira]\n  - [mira, margin]", "s.yaml:24: compare[1]: mira vs margin already compared (line 23)"},
 		{"two figures one name", "  - {name: f1, y: token_error}", "  - {name: f1, y: token_error}\n  - {name: f1, y: span_f1}", `s.yaml:22: figures[1].name: two figures named "f1" (first at line 21)`},
 		{"figure on another task", "{name: f1, y: token_error}", "{name: f1, task: segmentation, y: token_error}", `s.yaml:21: figures[0].task: task "segmentation" is not among the config's tasks`},

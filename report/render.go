@@ -256,6 +256,15 @@ func (t *Table) testLines() []string {
 			out = append(out, prefix+"not tested: "+pt.Err.Error())
 			continue
 		}
+		if m := pt.McNemar; m != nil {
+			out = append(out, prefix+fmt.Sprintf("token error diff %+.2f points, McNemar exact p=%.2g (only %s right %d, only %s right %d, of %d tokens; χ²=%.2f, p=%.2g)",
+				m.MeanDiff, m.P, pt.A, m.OnlyA, pt.B, m.OnlyB, m.Tokens, m.ChiSquare, m.ChiSquareP))
+			if bs := pt.SpanBootstrap; bs != nil {
+				out = append(out, prefix+fmt.Sprintf("span F1 diff %+.2f points, paired bootstrap p=%.2g, 95%% interval [%+.2f, %+.2f], %d resamples over sentences",
+					bs.Diff, bs.P, bs.Low, bs.High, bs.Resamples))
+			}
+			continue
+		}
 		if pt.Segment {
 			out = append(out, prefix+formatTest("segment error", pt.SegmentError))
 		}

@@ -129,6 +129,12 @@ type PairTest struct {
 	// row; zero otherwise.
 	SegmentError TTest
 	Segment      bool // the row is a Segment row
+	// With one shared split whose runs kept their per-sentence outcomes
+	// (fixed splits), there is no t-test over splits: McNemar's test on
+	// token decisions and a paired bootstrap over sentences on span F1
+	// take its place, and the TTest fields are zero.
+	McNemar       *McNemarTest
+	SpanBootstrap *Bootstrap
 	// Err is set when the test could not be run, e.g. because the two
 	// trainers share fewer than two splits; the TTest fields are then zero.
 	Err error
@@ -488,13 +494,18 @@ func pairTest(c Comparison, row Row, a, b []*Run) PairTest {
 		}
 	}
 	slices.Sort(shared)
-	if len(shared) < 2 {
-		pt.Err = fmt.Errorf("only %d shared split(s); need 2", len(shared))
-		return pt
-	}
 	aBySplit := make(map[int]*Run, len(a))
 	for _, r := range a {
 		aBySplit[r.Split] = r
+	}
+	if len(shared) == 1 && !row.Segment {
+		if ra, rb := aBySplit[shared[0]], bySplit[shared[0]]; ra.Outcomes != nil && rb.Outcomes != nil {
+			return singleSplitTest(pt, ra, rb)
+		}
+	}
+	if len(shared) < 2 {
+		pt.Err = fmt.Errorf("only %d shared split(s); need 2", len(shared))
+		return pt
 	}
 	var ta, tb, fa, fb, sa, sb []float64
 	for _, s := range shared {
@@ -525,6 +536,29 @@ func pairTest(c Comparison, row Row, a, b []*Run) PairTest {
 		pt.Err = fmt.Errorf("span F1: %w", err)
 		pt.TokenError, pt.SpanF1, pt.SegmentError = TTest{}, TTest{}, TTest{}
 	}
+	return pt
+}
+
+// singleSplitTest compares two runs on one test set sentence by sentence:
+// McNemar's test on token decisions, and (unless the row is token-only) a
+// paired bootstrap of span F1 with DefaultResamples resamples and a fixed
+// seed, so that tables are reproducible.
+func singleSplitTest(pt PairTest, a, b *Run) PairTest {
+	m, err := McNemar(a.Outcomes, b.Outcomes)
+	if err != nil {
+		pt.Err = err
+		return pt
+	}
+	pt.McNemar = &m
+	if pt.TokenOnly {
+		return pt
+	}
+	bs, err := SpanF1Bootstrap(a.Outcomes, b.Outcomes, DefaultResamples, 1)
+	if err != nil {
+		pt.Err = err
+		return pt
+	}
+	pt.SpanBootstrap = &bs
 	return pt
 }
 
