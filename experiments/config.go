@@ -305,7 +305,10 @@ type FigureSpec struct {
 	Name     string `yaml:"name"`               // file stem, e.g. figure1
 	Dataset  string `yaml:"dataset,omitempty"`  // default: the first dataset
 	Task     string `yaml:"task,omitempty"`     // default: every task, one file per task (NAME-TASK) when there are several
-	X        string `yaml:"x,omitempty"`        // train_fraction (default) | beta
+	X        string `yaml:"x,omitempty"`        // train_fraction (default) | beta | dataset
+	// Datasets, for x: dataset, lists the datasets in x order (e.g. the
+	// feature sets of an ablation).
+	Datasets []string `yaml:"datasets,omitempty"`
 	Y        string `yaml:"y,omitempty"`        // token_error | span_f1 | segment_error | train_seconds (CPU if every run has it) | cpu_seconds
 	Baseline string `yaml:"baseline,omitempty"` // optional trainer subtracted split by split
 	Title    string `yaml:"title,omitempty"`
@@ -436,7 +439,10 @@ func (c *Config) resolve() error {
 	}
 	for i := range c.Figures {
 		f := &c.Figures[i]
-		if !c.has("figures", i, "dataset") && len(c.Datasets) > 0 {
+		switch {
+		case f.X == report.XDataset && len(f.Datasets) > 0 && !c.has("figures", i, "dataset"):
+			f.Dataset = f.Datasets[0] // the report's convention
+		case !c.has("figures", i, "dataset") && len(c.Datasets) > 0:
 			f.Dataset = c.Datasets[0].Name
 		}
 		if !c.has("figures", i, "task") && len(c.Tasks) == 1 {
@@ -937,6 +943,22 @@ func (c *Config) validateFigures() error {
 	}
 	for i, f := range c.Figures {
 		p := func(key string) at { return at{"figures", i, key} }
+		switch {
+		case f.X == report.XDataset && c.has("figures", i, "dataset"):
+			return c.fail(p("dataset"), "x dataset draws the datasets listed in datasets; remove dataset")
+		case f.X == report.XDataset && len(f.Datasets) < 2:
+			return c.fail(at{"figures", i}, "x dataset needs datasets: a list of at least two of the config's datasets")
+		case f.X != report.XDataset && c.has("figures", i, "datasets"):
+			return c.fail(p("datasets"), "datasets are for x: dataset (one point per dataset); use dataset for one")
+		}
+		for j, d := range f.Datasets {
+			if !slices.Contains(datasetNames, d) {
+				return c.fail(at{"figures", i, "datasets", j}, "dataset %q is not among the config's datasets%s", d, suggest(d, datasetNames))
+			}
+			if slices.Contains(f.Datasets[:j], d) {
+				return c.fail(at{"figures", i, "datasets", j}, "dataset %q listed twice", d)
+			}
+		}
 		if err := f.reportSpec().Validate(); err != nil {
 			return c.fail(at{"figures", i}, "%v", err)
 		}
@@ -1094,7 +1116,7 @@ func (c *Config) validatePaper() error {
 	return nil
 }
 func (f FigureSpec) reportSpec() report.FigureSpec {
-	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Task: f.Task, X: f.X, Y: f.Y, Baseline: f.Baseline, Title: f.Title}
+	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Datasets: f.Datasets, Task: f.Task, X: f.X, Y: f.Y, Baseline: f.Baseline, Title: f.Title}
 }
 
 // ReportSpec is what the report package needs to render this experiment's

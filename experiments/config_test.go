@@ -85,6 +85,10 @@ func TestParseConfigErrors(t *testing.T) {
 		{"figure x unknown", "compare:", "figures:\n  - {name: f, x: C, y: token_error}\ncompare:", []string{"bad.yaml:15:", `unknown x "C"`}},
 		{"synthetic settings on cora", "  - name: synthetic", "  - name: cora", []string{"only for the synthetic dataset"}},
 		{"not YAML", "seed: 3", "seed: [3", []string{"bad.yaml"}},
+		{"x dataset without datasets", "compare:", "figures:\n  - {name: f, x: dataset, y: token_error}\ncompare:", []string{"bad.yaml:15:", "figures[0]", "at least two"}},
+		{"x dataset unknown dataset", "compare:", "figures:\n  - {name: f, x: dataset, y: token_error, datasets: [synthetic, synthetik]}\ncompare:", []string{"bad.yaml:15:", "figures[0].datasets[1]", `did you mean "synthetic"`}},
+		{"datasets without x dataset", "compare:", "figures:\n  - {name: f, y: token_error, datasets: [synthetic, synthetic]}\ncompare:", []string{"bad.yaml:15:", "figures[0].datasets", "x: dataset"}},
+
 		{"loss without segmentation", "compare:", "loss: {precision: 2}\ncompare:", []string{"bad.yaml:14:", "loss", "no segmentation task"}},
 		{"negative loss", "splits:", "tasks: [segmentation]\nloss: {recall: -1}\nsplits:", []string{"bad.yaml:7:", "loss.recall", "[0, 1e6]"}},
 		{"zero loss", "splits:", "tasks: [segmentation]\nloss: {recall: 0, precision: 0}\nsplits:", []string{"bad.yaml:7:", "loss", "both 0"}},

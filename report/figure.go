@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -175,8 +176,11 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 	p.Title.Text = f.title()
 	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = "training size (%)"
-	if f.X == XBeta {
+	switch f.X {
+	case XBeta:
 		p.X.Label.Text = "inverse temperature β (log scale)"
+	case XDataset:
+		p.X.Label.Text = "dataset"
 	}
 	p.Y.Label.Text = f.yLabel(q)
 	p.Legend.Top = true
@@ -204,14 +208,23 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 	}
 	p.Add(legendGutter{})
 	p.Legend.XOffs = -vg.Points(4) // keep the markers off the image edge
-	if f.X == XBeta {
+	switch f.X {
+	case XDataset:
+		p.X.Min, p.X.Max = 0.5, float64(len(f.Datasets))+0.5
+		ticks := make(plot.ConstantTicks, len(f.Datasets))
+		for i, d := range f.Datasets {
+			ticks[i] = plot.Tick{Value: float64(i + 1), Label: datasetTick(d, f.Datasets)}
+		}
+		p.X.Tick.Marker = ticks
+		p.X.Tick.Label.Font.Size = vg.Points(8)
+	case XBeta:
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 		lo, hi := xRange(ss)
 		// Pad by a quarter decade each side so end points are not on the frame.
 		p.X.Min = lo / math.Pow(10, betaPad)
 		p.X.Max = hi * math.Pow(10, betaPad)
-	} else {
+	default:
 		// Start at 0 so that the spacing of the training sizes reads
 		// truthfully; plot.Add has already widened Max to the data.
 		p.X.Min = 0
@@ -233,6 +246,24 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 	}
 	addBarsNote(p, ss)
 	return &builtFigure{plot: p, series: ss}, nil
+}
+
+// datasetTick labels a dataset on an XDataset axis: its name without the
+// prefix all the figure's datasets share (e.g. "cora-"), broken at '-'
+// into lines so that neighbouring labels do not run into each other.
+func datasetTick(name string, all []string) string {
+	prefix := all[0]
+	for _, d := range all[1:] {
+		for !strings.HasPrefix(d, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	if i := strings.LastIndexByte(prefix, '-'); i >= 0 {
+		prefix = prefix[:i+1]
+	} else {
+		prefix = ""
+	}
+	return strings.ReplaceAll(strings.TrimPrefix(name, prefix), "-", "\n")
 }
 
 // betaPad is the margin, in decades, left each side of the points of a
@@ -454,7 +485,7 @@ func figureSeries(runs []Run, f FigureSpec, q quantity, trainers []string) ([]se
 			return nil, err
 		}
 		value = func(r *Run) float64 {
-			return q.value(r) - base[baselineKey{r.TrainFraction, r.Split}]
+			return q.value(r) - base[baselineKey{r.Dataset, r.TrainFraction, r.Split}]
 		}
 	}
 	type pointKey struct {
@@ -468,12 +499,21 @@ func figureSeries(runs []Run, f FigureSpec, q quantity, trainers []string) ([]se
 		order = nil // lines are methods, in order of first appearance
 	}
 	fraction := math.NaN() // the one training fraction of an XBeta figure
+	fractions := map[string]float64{} // the one training fraction of each dataset of an XDataset figure
 	for i := range runs {
 		r := &runs[i]
-		if r.Dataset != f.Dataset || r.Task != f.Task || r.Trainer == f.Baseline {
+		if !f.covers(r.Dataset) || r.Task != f.Task || r.Trainer == f.Baseline {
 			continue
 		}
 		name, x := r.Trainer, 100*r.TrainFraction
+		if f.X == XDataset {
+			if prev, ok := fractions[r.Dataset]; ok && prev != r.TrainFraction {
+				return nil, fmt.Errorf("report: figure %q: x %q needs runs of one training fraction per dataset; %s has %g and %g",
+					f.Name, f.X, r.Dataset, prev, r.TrainFraction)
+			}
+			fractions[r.Dataset] = r.TrainFraction
+			x = float64(slices.Index(f.Datasets, r.Dataset) + 1)
+		}
 		if f.X == XBeta {
 			beta, ok := r.Params["beta"]
 			if !ok {
@@ -495,7 +535,7 @@ func figureSeries(runs []Run, f FigureSpec, q quantity, trainers []string) ([]se
 				f.Name, i, r.Key, f.Y, v, f.X, x)
 		}
 		if base != nil {
-			if _, ok := base[baselineKey{r.TrainFraction, r.Split}]; !ok {
+			if _, ok := base[baselineKey{r.Dataset, r.TrainFraction, r.Split}]; !ok {
 				return nil, fmt.Errorf("report: figure %q: %s split %d (train %g) has no %s run to subtract",
 					f.Name, r.Trainer, r.Split, r.TrainFraction, f.Baseline)
 			}
@@ -556,6 +596,7 @@ func figureSeries(runs []Run, f FigureSpec, q quantity, trainers []string) ([]se
 
 // baselineKey pairs a run with its baseline run.
 type baselineKey struct {
+	dataset  string
 	fraction float64
 	split    int
 }
@@ -566,10 +607,10 @@ func baselineValues(runs []Run, f FigureSpec, q quantity) (map[baselineKey]float
 	base := map[baselineKey]float64{}
 	for i := range runs {
 		r := &runs[i]
-		if r.Dataset != f.Dataset || r.Task != f.Task || r.Trainer != f.Baseline {
+		if !f.covers(r.Dataset) || r.Task != f.Task || r.Trainer != f.Baseline {
 			continue
 		}
-		k := baselineKey{r.TrainFraction, r.Split}
+		k := baselineKey{r.Dataset, r.TrainFraction, r.Split}
 		if _, dup := base[k]; dup {
 			return nil, fmt.Errorf("report: figure %q: two %s runs for split %d (train %g)", f.Name, f.Baseline, r.Split, r.TrainFraction)
 		}

@@ -16,7 +16,11 @@ const (
 	// XBeta puts each trainer entry's inverse temperature β (Run.Params
 	// "beta", fixed per entry) on a logarithmic axis: one point per entry,
 	// one line per method (Run.Method), as in Pletscher et al.'s Figure 4.
-	XBeta       = "beta"
+	XBeta = "beta"
+	// XDataset puts the figure's datasets (FigureSpec.Datasets, e.g. one
+	// per feature set of an ablation) side by side at x = 1..k, in order,
+	// each at its one training fraction.
+	XDataset    = "dataset"
 	YTokenError = "token_error" // token error, percent
 	YSpanF1     = "span_f1"     // span F1, percent
 	// YSegmentError is Sarawagi & Gupta's section 4.3.2 segment error,
@@ -39,7 +43,10 @@ type FigureSpec struct {
 	// dataset: [ExpandFigures] makes one figure per task, named
 	// NAME-TASK when there are several and NAME when there is one.
 	Task string `json:"task,omitempty"`
-	X    string `json:"x"` // XTrainFraction or XBeta
+	X    string `json:"x"` // XTrainFraction, XBeta or XDataset
+	// Datasets, for X = XDataset, lists the datasets in x order; Dataset
+	// is then the first of them.
+	Datasets []string `json:"datasets,omitempty"`
 	Y    string `json:"y"` // YTokenError, YSpanF1, YSegmentError, YTrainSeconds or YCPUSeconds
 	// Baseline, if set, names a trainer whose runs are subtracted split by
 	// split: each point is the mean and standard deviation over splits of
@@ -59,14 +66,32 @@ func (f FigureSpec) Validate() error {
 	if f.Dataset == "" {
 		return fmt.Errorf("report: figure %q: dataset must be set", f.Name)
 	}
-	if f.X != XTrainFraction && f.X != XBeta {
-		return fmt.Errorf("report: figure %q: unknown x %q (want %q or %q)", f.Name, f.X, XTrainFraction, XBeta)
+	switch {
+	case f.X != XTrainFraction && f.X != XBeta && f.X != XDataset:
+		return fmt.Errorf("report: figure %q: unknown x %q (want %q, %q or %q)", f.Name, f.X, XTrainFraction, XBeta, XDataset)
+	case f.X == XDataset && (len(f.Datasets) < 2 || f.Datasets[0] != f.Dataset):
+		return fmt.Errorf("report: figure %q: x %q needs at least two datasets, the first of them as dataset", f.Name, f.X)
+	case f.X != XDataset && len(f.Datasets) > 0:
+		return fmt.Errorf("report: figure %q: datasets are for x %q", f.Name, XDataset)
+	}
+	for i, d := range f.Datasets {
+		if slices.Contains(f.Datasets[:i], d) {
+			return fmt.Errorf("report: figure %q: dataset %q listed twice", f.Name, d)
+		}
 	}
 	if _, ok := yQuantity(f.Y); !ok {
 		return fmt.Errorf("report: figure %q: unknown y %q (want %q, %q, %q, %q or %q)",
 			f.Name, f.Y, YTokenError, YSpanF1, YSegmentError, YTrainSeconds, YCPUSeconds)
 	}
 	return nil
+}
+
+// covers reports whether the figure draws runs of dataset.
+func (f FigureSpec) covers(dataset string) bool {
+	if f.X == XDataset {
+		return slices.Contains(f.Datasets, dataset)
+	}
+	return dataset == f.Dataset
 }
 
 // title is the figure title: f.Title, or "dataset/task: quantity".
@@ -171,7 +196,7 @@ func figureQuantity(runs []Run, f FigureSpec) (quantity, error) {
 	with, without := 0, 0
 	for i := range runs {
 		r := &runs[i]
-		if r.Dataset != f.Dataset || r.Task != f.Task {
+		if !f.covers(r.Dataset) || r.Task != f.Task {
 			continue
 		}
 		if r.CPUSeconds > 0 {
@@ -200,7 +225,7 @@ func requireSegmentError(runs []Run, f FigureSpec) error {
 	with, without := 0, 0
 	for i := range runs {
 		r := &runs[i]
-		if r.Dataset != f.Dataset || r.Task != f.Task {
+		if !f.covers(r.Dataset) || r.Task != f.Task {
 			continue
 		}
 		if r.SegmentError > 0 {
