@@ -302,16 +302,16 @@ func (g *GridSpec) steps() int {
 // the training fraction (one line per trainer) or against β (one point per
 // trainer entry with a beta, one line per method).
 type FigureSpec struct {
-	Name     string `yaml:"name"`               // file stem, e.g. figure1
-	Dataset  string `yaml:"dataset,omitempty"`  // default: the first dataset
-	Task     string `yaml:"task,omitempty"`     // default: every task, one file per task (NAME-TASK) when there are several
-	X        string `yaml:"x,omitempty"`        // train_fraction (default) | beta | dataset
+	Name    string `yaml:"name"`              // file stem, e.g. figure1
+	Dataset string `yaml:"dataset,omitempty"` // default: the first dataset
+	Task    string `yaml:"task,omitempty"`    // default: every task, one file per task (NAME-TASK) when there are several
+	X       string `yaml:"x,omitempty"`       // train_fraction (default) | beta | dataset
 	// Datasets, for x: dataset, lists the datasets in x order (e.g. the
 	// feature sets of an ablation).
 	Datasets []string `yaml:"datasets,omitempty"`
-	Y        string `yaml:"y,omitempty"`        // token_error | span_f1 | segment_error | train_seconds (CPU if every run has it) | cpu_seconds
-	Baseline string `yaml:"baseline,omitempty"` // optional trainer subtracted split by split
-	Title    string `yaml:"title,omitempty"`
+	Y        string   `yaml:"y,omitempty"`        // token_error | span_f1 | segment_error | train_seconds (CPU if every run has it) | cpu_seconds
+	Baseline string   `yaml:"baseline,omitempty"` // optional trainer subtracted split by split
+	Title    string   `yaml:"title,omitempty"`
 }
 
 // PaperSpec is what a paper reports for this experiment: where the numbers

@@ -498,7 +498,7 @@ func figureSeries(runs []Run, f FigureSpec, q quantity, trainers []string) ([]se
 	if f.X == XBeta {
 		order = nil // lines are methods, in order of first appearance
 	}
-	fraction := math.NaN() // the one training fraction of an XBeta figure
+	fraction := math.NaN()            // the one training fraction of an XBeta figure
 	fractions := map[string]float64{} // the one training fraction of each dataset of an XDataset figure
 	for i := range runs {
 		r := &runs[i]

@@ -47,7 +47,7 @@ type FigureSpec struct {
 	// Datasets, for X = XDataset, lists the datasets in x order; Dataset
 	// is then the first of them.
 	Datasets []string `json:"datasets,omitempty"`
-	Y    string `json:"y"` // YTokenError, YSpanF1, YSegmentError, YTrainSeconds or YCPUSeconds
+	Y        string   `json:"y"` // YTokenError, YSpanF1, YSegmentError, YTrainSeconds or YCPUSeconds
 	// Baseline, if set, names a trainer whose runs are subtracted split by
 	// split: each point is the mean and standard deviation over splits of
 	// Y(trainer) − Y(baseline), so a pairing removes the split-to-split
