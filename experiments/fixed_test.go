@@ -253,3 +253,48 @@ trainers:
 		t.Errorf("runs %+v", runs)
 	}
 }
+
+// configs/conll2000.yaml reads CoNLL-2000 chunking files (word POS chunk,
+// IOB2) with no code of its own: run here on fixture files in its layout,
+// reduced to the perceptron; without the files it says where to get them.
+func TestConll2000Config(t *testing.T) {
+	t.Parallel()
+	cfg, err := LoadConfig(filepath.Join("..", "configs", "conll2000.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), cfg, Options{OutDir: t.TempDir(), DataDir: t.TempDir(), DataSource: "--data", Stdout: new(strings.Builder)})
+	for _, want := range []string{"conll2000/train.txt", "clips.uantwerpen.be/conll2000"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("missing data: error %v lacks %q", err, want)
+		}
+	}
+	data := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(data, "conll2000"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	chunks := "Confidence NN B-NP\nin IN B-PP\nthe DT B-NP\npound NN I-NP\nis VBZ B-VP\nwidely RB I-VP\nexpected VBN I-VP\n. . O\n\n"
+	other := "Chancellor NNP B-NP\nof IN B-PP\nthe DT B-NP\nExchequer NNP I-NP\nNigel NNP B-NP\nLawson NNP I-NP\n. . O\n\n"
+	for name, n := range map[string]int{"train.txt": 12, "test.txt": 4} {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString([]string{chunks, other}[i%2])
+		}
+		if err := os.WriteFile(filepath.Join(data, "conll2000", name), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg.Trainers = cfg.Trainers[2:3] // the perceptron
+	cfg.Compare, cfg.Paper = nil, nil
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, DataDir: data, Stdout: new(strings.Builder)}); err != nil {
+		t.Fatal(err)
+	}
+	runs := readRuns(t, dir)
+	if len(runs) != 1 || runs[0].TrainSize != 12 || runs[0].TestSize != 4 || runs[0].Outcomes == nil {
+		t.Fatalf("runs %+v", runs)
+	}
+	if o := runs[0].Outcomes; o.TrueSpans[0] != 4 || o.TrueSpans[1] != 4 {
+		t.Errorf("true chunks per sentence %v, want 4 (NP PP NP VP; NP PP NP NP)", o.TrueSpans)
+	}
+}
