@@ -1,0 +1,78 @@
+package features
+
+import (
+	"slices"
+	"testing"
+)
+
+func arcHashes(f *Dependency, h, d int) []uint64 {
+	var out []uint64
+	f.Arc(h, d, func(x uint64) { out = append(out, x) })
+	return out
+}
+
+func TestDependencyArcFeatures(t *testing.T) {
+	f := NewDependency([]string{"The", "bankruptcy", "ends", "."}, []string{"DT", "NN", "VBZ", "."})
+	if f.Len() != 4 {
+		t.Fatalf("%d words", f.Len())
+	}
+	// 20 templates with bankruptcy's 5-prefix, 3 around... counted: each
+	// emitted alone and with direction and distance.
+	a := arcHashes(f, 3, 2) // ends → bankruptcy: a word longer than 5
+	b := arcHashes(f, 3, 1) // ends → The: one tag in between
+	if len(a)%2 != 0 || len(b)%2 != 0 {
+		t.Fatalf("features come in pairs (alone, with direction and distance): %d, %d", len(a), len(b))
+	}
+	// unigram+bigram 10 templates, twice with the 5-prefix; 3 tag
+	// templates; 4 around; between: one for (3,1).
+	if want := 2 * (2*10 + 3 + 4); len(a) != want {
+		t.Errorf("ends→bankruptcy: %d features, want %d", len(a), want)
+	}
+	if want := 2 * (10 + 3 + 4 + 1); len(b) != want {
+		t.Errorf("ends→The: %d features, want %d", len(b), want)
+	}
+	// The same arc in the other direction shares the undirected features
+	// only where the templates coincide; the directed ones all differ.
+	rev := arcHashes(f, 2, 3)
+	for i := 1; i < len(a); i += 2 {
+		if slices.Contains(rev, a[i]) {
+			t.Errorf("directed feature %d of 3→2 also fires on 2→3", i)
+		}
+	}
+	// Hashes are the same in every process (FNV-1a): a fixed value.
+	if got := hash("hw", "ends"); got != hash("hw", "ends") || got == hash("hw", "end") || got == hash("hwe", "nds") {
+		t.Error("hash not a function of the parts")
+	}
+	root := arcHashes(f, 0, 3)
+	if len(root) == 0 {
+		t.Error("no root features")
+	}
+}
+
+func TestDependencyEncodeArcs(t *testing.T) {
+	f := NewDependency([]string{"a", "b", "c"}, []string{"X", "Y", "Z"})
+	var x HashIndex
+	heads := []int{-1, 2, 0, 2}
+	f.IndexTree(&x, heads)
+	arcs := f.EncodeArcs(&x)
+	m := 4
+	for h := range m {
+		for d := range m {
+			ids := arcs[h*m+d]
+			switch {
+			case d == 0 || h == d:
+				if ids != nil {
+					t.Errorf("arc %d→%d has features", h, d)
+				}
+			case heads[d] == h:
+				if len(ids) != len(arcHashes(f, h, d)) || !slices.IsSorted(ids) {
+					t.Errorf("gold arc %d→%d: %d ids, want every one of its %d features", h, d, len(ids), len(arcHashes(f, h, d)))
+				}
+			}
+		}
+	}
+	// A non-gold arc keeps only the features the gold arcs share with it.
+	if n := len(arcs[1*m+3]); n >= len(arcHashes(f, 1, 3)) {
+		t.Errorf("arc 1→3 keeps %d of %d features", n, len(arcHashes(f, 1, 3)))
+	}
+}
