@@ -1,0 +1,149 @@
+package tree
+
+import (
+	"fmt"
+
+	"github.com/maxmargin/repro/decoders/mst"
+	"github.com/maxmargin/repro/structpred"
+)
+
+// Instance is an encoded sentence of N words: Arcs[h*(N+1)+d] holds the
+// sorted feature ids of the arc h → d (nil for d = 0 and h = d), and Heads
+// the gold head of each word in decoders/mst's layout (Heads[0] = -1).
+type Instance struct {
+	N     int
+	Arcs  [][]int32
+	Heads []int
+}
+
+// Model is a first-order tree model over a fixed set of training
+// instances. It owns scratch buffers and is not safe for concurrent use.
+type Model struct {
+	data  []Instance
+	attrs int
+	dec   mst.Decoder
+	ws    mst.Workspace
+	acc   structpred.Accumulator
+}
+
+// New returns a model over data with numAttrs feature ids, decoded by dec.
+func New(data []Instance, numAttrs int, dec mst.Decoder) (*Model, error) {
+	for i, x := range data {
+		m := x.N + 1
+		if len(x.Arcs) != m*m || len(x.Heads) != m {
+			return nil, fmt.Errorf("instance %d: %d arcs and %d heads for %d words", i, len(x.Arcs), len(x.Heads), x.N)
+		}
+		if err := mst.CheckTree(x.Heads); err != nil {
+			return nil, fmt.Errorf("instance %d: %w", i, err)
+		}
+		for _, ids := range x.Arcs {
+			for _, a := range ids {
+				if a < 0 || int(a) >= numAttrs {
+					return nil, fmt.Errorf("instance %d: feature id %d outside [0, %d)", i, a, numAttrs)
+				}
+			}
+		}
+	}
+	return &Model{data: data, attrs: numAttrs, dec: dec}, nil
+}
+
+// Len returns the number of training instances.
+func (m *Model) Len() int { return len(m.data) }
+
+// Dim returns the number of weights: one per feature id.
+func (m *Model) Dim() int { return m.attrs }
+
+// Truth returns the gold heads of instance i.
+func (m *Model) Truth(i int) []int { return m.data[i].Heads }
+
+// Loss returns the number of words of instance i with a wrong head.
+func (m *Model) Loss(i int, y []int) float64 { return float64(mst.Loss(m.data[i].Heads, y)) }
+
+// graph scores every arc of x under w.
+func (m *Model) graph(x Instance, w []float64) *mst.Graph {
+	g := mst.NewGraph(x.N)
+	for a, ids := range x.Arcs {
+		var s float64
+		for _, id := range ids {
+			s += w[id]
+		}
+		g.Score[a] = s
+	}
+	return g
+}
+
+// Predict returns the best tree of x under w.
+func (m *Model) Predict(x Instance, w []float64) []int {
+	return m.dec.Decode(m.graph(x, w), &m.ws).Heads
+}
+
+// Score returns the score of heads y on instance i.
+func (m *Model) Score(i int, w []float64, y []int) float64 {
+	x := m.data[i]
+	var s float64
+	for d := 1; d <= x.N; d++ {
+		for _, id := range x.Arcs[y[d]*(x.N+1)+d] {
+			s += w[id]
+		}
+	}
+	return s
+}
+
+// DeltaFeatures returns f(x_i, truth) − f(x_i, y).
+func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
+	x := m.data[i]
+	m.acc.Reset()
+	for d := 1; d <= x.N; d++ {
+		if y[d] == x.Heads[d] {
+			continue
+		}
+		for _, id := range x.Arcs[x.Heads[d]*(x.N+1)+d] {
+			m.acc.Add(id, 1)
+		}
+		for _, id := range x.Arcs[y[d]*(x.N+1)+d] {
+			m.acc.Add(id, -1)
+		}
+	}
+	return m.acc.Vec()
+}
+
+// LossAugmented returns argmax_y s(y) + scale·Loss(y).
+func (m *Model) LossAugmented(i int, w []float64, scale float64) []int {
+	x := m.data[i]
+	t, _ := m.dec.LossAugmented(m.graph(x, w), x.Heads, scale, &m.ws)
+	return t.Heads
+}
+
+// Positions returns the number of words of instance i: PosLearn's error
+// positions.
+func (m *Model) Positions(i int) int { return m.data[i].N }
+
+// PositionViolators appends, for every word that some tree can attach
+// wrongly, the best tree that does (section 4.3.3), with its score and the
+// word's loss (1).
+func (m *Model) PositionViolators(i int, w []float64, dst []structpred.PositionViolator[[]int]) []structpred.PositionViolator[[]int] {
+	x := m.data[i]
+	for _, v := range m.dec.PositionViolators(m.graph(x, w), x.Heads, &m.ws, nil) {
+		dst = append(dst, structpred.PositionViolator[[]int]{Position: v.Position - 1, Y: v.Heads, Score: v.Score, Loss: 1})
+	}
+	return dst
+}
+
+// KBest returns the k trees with the highest s(y) + scale·Loss(y), best
+// first.
+func (m *Model) KBest(i int, w []float64, scale float64, k int) [][]int {
+	x := m.data[i]
+	g := m.graph(x, w)
+	for h := 0; h <= x.N; h++ {
+		for d := 1; d <= x.N; d++ {
+			if h != x.Heads[d] {
+				g.Score[h*(x.N+1)+d] += scale
+			}
+		}
+	}
+	var out [][]int
+	for _, t := range m.dec.KBest(g, k, &m.ws) {
+		out = append(out, t.Heads)
+	}
+	return out
+}
