@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/maxmargin/repro/structpred"
 )
 
 // Formats a [Declaration] may name.
@@ -14,10 +16,13 @@ const (
 	FormatCora  = "cora"  // McCallum's tagged citation file
 	FormatOCR   = "ocr"   // Taskar's letter.data(.gz)
 	FormatCoNLL = "conll" // one token per line, columns, blank line between sentences
+	// FormatCoNLLU is a dependency treebank, CoNLL-X or CoNLL-U (see
+	// [ReadTreebank]).
+	FormatCoNLLU = "conllu"
 )
 
 // Formats lists the file formats [Load] reads, sorted.
-func Formats() []string { return []string{FormatCoNLL, FormatCora, FormatOCR} }
+func Formats() []string { return []string{FormatCoNLL, FormatCoNLLU, FormatCora, FormatOCR} }
 
 // Corpus parts of a corpus read from fixed files (see [Declaration]).
 const (
@@ -105,7 +110,7 @@ func (d Declaration) Check() error {
 		return &FieldError{"path", "a file is required: path, or train and test"}
 	case d.Fixed() && (d.Train == "" || d.Test == ""):
 		return &FieldError{"train", "fixed parts need both train and test (dev is optional)"}
-	case d.Format != FormatCoNLL && d.Fixed():
+	case d.Format != FormatCoNLL && d.Format != FormatCoNLLU && d.Fixed():
 		return &FieldError{"train", fmt.Sprintf("format %s reads one file: use path", d.Format)}
 	}
 	if d.Format != FormatCoNLL {
@@ -159,6 +164,10 @@ type Loaded struct {
 	Parts []int
 	// Repairs lists the tags read as conlleval reads them (Repair only).
 	Repairs []*ParseError
+	// Treebank holds the trees of a treebank (format conllu), in the
+	// order of Corpus.Sequences, whose Tokens are the words, Labels each
+	// word's head (0 = the root) and Columns the fine tags.
+	Treebank *Treebank
 }
 
 // Load reads a declared corpus from the data directory dir (source says how
@@ -176,6 +185,9 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 	}()
 	var c *Corpus
 	var repairs []*ParseError
+	if d.Format == FormatCoNLLU {
+		return loadTreebanks(dir, source, d)
+	}
 	if !d.Fixed() {
 		path := resolve(dir, d.Path)
 		switch d.Format {
@@ -224,6 +236,36 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 		}
 	}
 	return &Loaded{Corpus: c, Parts: parts, Repairs: repairs}, nil
+}
+
+// loadTreebanks reads a treebank's file or fixed parts.
+func loadTreebanks(dir, source string, d Declaration) (*Loaded, error) {
+	files := []string{d.Path}
+	ids := []int{-1}
+	if d.Fixed() {
+		files, ids = nil, nil
+		for part, p := range []string{d.Train, d.Dev, d.Test} {
+			if p != "" {
+				files, ids = append(files, p), append(ids, part)
+			}
+		}
+	}
+	l := &Loaded{Corpus: &Corpus{Name: d.Name}, Treebank: &Treebank{Name: d.Name}}
+	for i, rel := range files {
+		path := resolve(dir, rel)
+		tb, err := LoadTreebank(path)
+		if err != nil {
+			return nil, missing(err, path, rel, dir, source, d.Obtain)
+		}
+		for _, t := range tb.Trees {
+			l.Treebank.Trees = append(l.Treebank.Trees, t)
+			l.Sequences = append(l.Sequences, structpred.Sequence{ID: t.ID, Tokens: t.Words, Labels: t.Heads[1:], Columns: [][]string{t.POS}})
+			if ids[i] >= 0 {
+				l.Parts = append(l.Parts, ids[i])
+			}
+		}
+	}
+	return l, nil
 }
 
 func resolve(dir, p string) string {

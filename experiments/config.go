@@ -190,6 +190,8 @@ func (f FeatureSpec) resolved() featureSpec {
 	case FeaturesNER:
 		d := features.DefaultNEROptions()
 		fs = featureSpec{Kind: FeaturesNER, Window: d.Window, Affixes: d.Affixes, Edges: true}
+	case FeaturesDependency:
+		fs = featureSpec{Kind: FeaturesDependency, Edges: true}
 	}
 	if f.MinCount != nil && *f.MinCount > 1 {
 		fs.MinCount = *f.MinCount
@@ -226,6 +228,8 @@ const (
 	FeaturesCitation = "citation"
 	FeaturesPixels   = "pixels"
 	FeaturesNER      = "ner" // features.NER: word, sub-word, shape, extra columns, window, bigrams
+	// FeaturesDependency are the arc features of parsing (features.Dependency).
+	FeaturesDependency = "dependency"
 )
 
 // Split kinds: random train/test splits, the dataset's own folds (train
@@ -720,8 +724,14 @@ func (c *Config) validateLoss() error {
 func (c *Config) validateFeatures() error {
 	f := c.Features
 	switch {
-	case f.Kind != FeaturesCitation && f.Kind != FeaturesPixels && f.Kind != FeaturesNER:
-		return c.fail(at{"features", "kind"}, "unknown feature kind %q%s (known: %s, %s, %s)", f.Kind, suggest(f.Kind, []string{FeaturesCitation, FeaturesNER, FeaturesPixels}), FeaturesCitation, FeaturesNER, FeaturesPixels)
+	case !slices.Contains([]string{FeaturesCitation, FeaturesDependency, FeaturesNER, FeaturesPixels}, f.Kind):
+		return c.fail(at{"features", "kind"}, "unknown feature kind %q%s (known: %s, %s, %s, %s)", f.Kind, suggest(f.Kind, []string{FeaturesCitation, FeaturesDependency, FeaturesNER, FeaturesPixels}), FeaturesCitation, FeaturesDependency, FeaturesNER, FeaturesPixels)
+	case f.Kind == FeaturesDependency && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil || f.MinCount != nil || f.Edges != nil):
+		return c.fail(at{"features"}, "dependency arc features have no settings (window, affixes, lexicons, min_count, edges)")
+	case (f.Kind == FeaturesDependency) != slices.Contains(c.Tasks, TaskParsing):
+		return c.fail(at{"features", "kind"}, "the parsing task and features.kind %s go together (and parsing cannot share a config with other tasks)", FeaturesDependency)
+	case f.Kind == FeaturesDependency && len(c.Tasks) > 1:
+		return c.fail(at{"tasks"}, "the parsing task cannot share a config with other tasks (its datasets are treebanks)")
 	case f.Kind == FeaturesPixels && f.Degree != 1 && f.Degree != 2:
 		return c.fail(at{"features", "degree"}, "pixel features have degree 1 or 2, got %d", f.Degree)
 	case f.Kind != FeaturesPixels && c.has("features", "degree"):
@@ -739,6 +749,11 @@ func (c *Config) validateFeatures() error {
 			}
 		}
 		return c.fail(at{"features", key}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
+	}
+	for i, d := range c.Datasets {
+		if treebank := d.Synthetic == nil && d.declaration().Format == datasets.FormatCoNLLU; treebank != (f.Kind == FeaturesDependency) {
+			return c.fail(at{"datasets", i}, "dataset %q: treebanks (format %s) go with the parsing task and features.kind %s, and only they do", d.Name, datasets.FormatCoNLLU, FeaturesDependency)
+		}
 	}
 	for i, d := range c.Datasets {
 		o := d.Features
@@ -944,8 +959,8 @@ func (c *Config) validateFigures() error {
 	for i, f := range c.Figures {
 		p := func(key string) at { return at{"figures", i, key} }
 		switch {
-		case f.X == report.XDataset && c.has("figures", i, "dataset"):
-			return c.fail(p("dataset"), "x dataset draws the datasets listed in datasets; remove dataset")
+		case f.X == report.XDataset && c.has("figures", i, "dataset") && (len(f.Datasets) == 0 || f.Dataset != f.Datasets[0]):
+			return c.fail(p("dataset"), "x dataset draws the datasets listed in datasets; remove dataset (or make it the first of them)")
 		case f.X == report.XDataset && len(f.Datasets) < 2:
 			return c.fail(at{"figures", i}, "x dataset needs datasets: a list of at least two of the config's datasets")
 		case f.X != report.XDataset && c.has("figures", i, "datasets"):
@@ -1124,6 +1139,9 @@ func (f FigureSpec) reportSpec() report.FigureSpec {
 // paper's numbers.
 func (c *Config) ReportSpec() report.Spec {
 	s := report.Spec{Title: c.Name, Trainers: trainerNames(c.Trainers)}
+	if slices.Contains(c.Tasks, TaskParsing) {
+		s.TokenOnlyTasks = []string{TaskParsing} // attachment error; trees have no spans
+	}
 	for _, p := range c.Compare {
 		s.Comparisons = append(s.Comparisons, report.Comparison{A: p[0], B: p[1]})
 	}

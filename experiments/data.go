@@ -28,6 +28,9 @@ type preparedData struct {
 	// features are the settings its attributes were extracted with (and
 	// its units train with).
 	features featureSpec
+	// arcs, for a treebank, prepare each sentence's arc features (attrs is
+	// then empty: arc features are hashed when a unit encodes them).
+	arcs []*features.Dependency
 }
 
 // prepare loads every dataset and extracts its features once. Cancelling
@@ -57,6 +60,9 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 				return nil, err
 			}
 			switch cfg.Features.Kind {
+			case FeaturesDependency:
+				d.arcs = append(d.arcs, features.NewDependency(s.Tokens, s.Columns[0]))
+				continue
 			case FeaturesNER:
 				for len(columns) < len(s.Columns) { // undeclared columns: c1, c2, ...
 					columns = append(columns, fmt.Sprintf("c%d", len(columns)+1))

@@ -49,6 +49,11 @@ type binding[X, Y any] struct {
 	finish func(out *unitResult, s *scoreSheet, m predictor[X, Y], eval []X)
 	// probe is an empty model of the task, for capability checks.
 	probe func() (trainers.Model[Y], error)
+	// index, if set, replaces the default indexing (the attribute strings
+	// of d.attrs seen in the training part, with the unit's frequency
+	// cut-off): it returns how to encode corpus item i and the number of
+	// feature ids.
+	index func(d *preparedData, train []int, u unitSpec) (encode func(i int) [][]int32, numAttrs int)
 }
 
 func (b binding[X, Y]) Name() string { return b.name }
@@ -69,15 +74,19 @@ func (b binding[X, Y]) Run(ctx context.Context, d *preparedData, u unitSpec, tra
 // the training part only, build the model, train it with the unit's trainer
 // and settings, decode the evaluation part and score it.
 func runBound[X, Y any](ctx context.Context, b binding[X, Y], d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
-	idx := features.BuildIndexMinCount(pick(d.attrs, train), u.Features.MinCount)
+	index := b.index
+	if index == nil {
+		index = attributeIndex
+	}
+	encode, numAttrs := index(d, train, u)
 	instances := func(ids []int) []X {
 		out := make([]X, len(ids))
 		for j, i := range ids {
-			out[j] = b.instance(d, i, idx.Encode(d.attrs[i]))
+			out[j] = b.instance(d, i, encode(i))
 		}
 		return out
 	}
-	m, err := b.model(instances(train), idx.Len(), d, u)
+	m, err := b.model(instances(train), numAttrs, d, u)
 	if err != nil {
 		return unitResult{}, err
 	}
@@ -102,11 +111,18 @@ func runBound[X, Y any](ctx context.Context, b binding[X, Y], d *preparedData, u
 	return out, nil
 }
 
+// attributeIndex indexes the attribute strings of the training part (with
+// the unit's frequency cut-off) and encodes any item through that index.
+func attributeIndex(d *preparedData, train []int, u unitSpec) (func(i int) [][]int32, int) {
+	idx := features.BuildIndexMinCount(pick(d.attrs, train), u.Features.MinCount)
+	return func(i int) [][]int32 { return idx.Encode(d.attrs[i]) }, idx.Len()
+}
+
 // tasks returns the task table. It is a function, not a package variable, so
 // that there is no mutable global state.
 func tasks() map[string]Task {
 	out := map[string]Task{}
-	for _, t := range []Task{sequenceTask(), segmentationTask()} {
+	for _, t := range []Task{sequenceTask(), segmentationTask(), parsingTask()} {
 		out[t.Name()] = t
 	}
 	return out
