@@ -1227,7 +1227,7 @@ func (c *Config) Effective() ([]byte, error) {
 		e.Features.Affixes = cmp.Or(e.Features.Affixes, &affixes)
 		e.Features.Lexicons = cmp.Or(e.Features.Lexicons, &lexicons)
 		e.Features.Edges = cmp.Or(e.Features.Edges, &edges)
-	} else {
+	} else if e.Features.Kind != FeaturesDependency { // arcs have no edge features
 		edges := true
 		e.Features.Edges = cmp.Or(e.Features.Edges, &edges)
 	}
