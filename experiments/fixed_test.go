@@ -80,7 +80,7 @@ compare:
 				t.Fatalf("%d runs, want 2", len(runs))
 			}
 			// One split: the comparison is McNemar's test and a bootstrap.
-			for _, want := range []string{"margin vs perceptron (tiny/sequence): token error diff", "McNemar exact p=", "paired bootstrap p=", "1000 resamples"} {
+			for _, want := range []string{"margin vs perceptron (tiny/sequence): token error diff", "McNemar exact p=", "paired bootstrap p=", "1000 resamples", "Paired tests on one split"} {
 				if !strings.Contains(stdout.String(), want) {
 					t.Errorf("printed tables lack %q:\n%s", want, stdout.String())
 				}

@@ -183,7 +183,7 @@ func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable
 		EdgeTitle:    edgeTitle,
 		Results:      resultsHTML(t),
 		Tests:        t.testLines(),
-		TestsCaption: testsTitle,
+		TestsCaption: t.testsHeading(),
 		CostCaption:  costTitle,
 		Cost:         costHTML(t),
 		Warnings:     t.Warnings,

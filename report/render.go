@@ -19,6 +19,24 @@ import (
 
 const testsTitle = "Paired t-tests (two-sided, over shared splits; diff = A - B in percentage points):"
 
+// singleSplitTitle heads the comparisons of tables whose runs share one
+// split, where McNemar's test and the paired bootstrap stand in for the
+// t-test.
+const singleSplitTitle = "Paired tests on one split (two-sided; McNemar on token decisions, paired bootstrap over sentences; diff = A - B in percentage points):"
+
+// testsHeading returns the heading of the table's comparisons.
+func (t *Table) testsHeading() string {
+	for _, pt := range t.Tests {
+		if pt.McNemar == nil {
+			return testsTitle
+		}
+	}
+	if len(t.Tests) > 0 {
+		return singleSplitTitle
+	}
+	return testsTitle
+}
+
 const costTitle = "Training cost (means over splits):"
 
 // keyHeader is the header of the columns that identify a row.
@@ -381,7 +399,7 @@ func (t *Table) WriteText(w io.Writer) error {
 		}
 	}
 	if lines := t.testLines(); len(lines) > 0 {
-		ew.printf("\n%s\n", testsTitle)
+		ew.printf("\n%s\n", t.testsHeading())
 		for _, l := range lines {
 			ew.printf("%s\n", l)
 		}
@@ -416,7 +434,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	if lines := t.testLines(); len(lines) > 0 {
-		ew.printf("\n%s\n\n", testsTitle)
+		ew.printf("\n%s\n\n", t.testsHeading())
 		for _, l := range lines {
 			ew.printf("- %s\n", esc(l))
 		}
@@ -564,7 +582,7 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 		}
 	}
 	if lines := t.testLines(); len(lines) > 0 {
-		ew.printf("%% %s\n", testsTitle)
+		ew.printf("%% %s\n", t.testsHeading())
 		for _, l := range lines {
 			ew.printf("%% %s\n", l)
 		}
