@@ -1,6 +1,7 @@
 package features
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,7 +106,7 @@ func (f *Dependency) Arc(h, d int, emit func(uint64)) {
 	}
 	words(hw, dw)
 	if f.pre5[h] != "" || f.pre5[d] != "" {
-		hw5, dw5 := cmpOr(f.pre5[h], hw), cmpOr(f.pre5[d], dw)
+		hw5, dw5 := cmp.Or(f.pre5[h], hw), cmp.Or(f.pre5[d], dw)
 		words("5:"+hw5, "5:"+dw5)
 	}
 	both("hp", hp)
@@ -127,13 +128,6 @@ func (f *Dependency) Arc(h, d int, emit func(uint64)) {
 	both("hp-1.hp.dp-1.dp", tag(h-1), hp, tag(d-1), dp)
 	both("hp.hp+1.dp.dp+1", hp, tag(h+1), dp, tag(d+1))
 	both("hp-1.hp.dp.dp+1", tag(h-1), hp, dp, tag(d+1))
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // HashIndex numbers feature hashes densely from 0 in first-seen order. The
