@@ -7,7 +7,12 @@
 // strings; a model conjoins them with labels. [BuildIndex] numbers the
 // attributes seen in the training sequences and [Index.Encode] maps any
 // sequence's attributes to sorted ids, dropping attributes never seen in
-// training.
+// training ([BuildIndexMinCount] also drops rare ones).
+//
+// Three more template sets live here: [NER] for named entities and chunks
+// (CoNLL column files), [Pixels] for OCR letters, and [Dependency] for the
+// arcs of dependency parsing (hashed, indexed with a [HashIndex] on the
+// training trees' arcs).
 //
 // # Templates
 //
