@@ -14,10 +14,14 @@ import (
 // when it is there.
 type timing struct {
 	Wall, CPU float64
-	// PeakBytes is the most memory the Go runtime had mapped
-	// (/memory/classes/total:bytes) at any sample while the unit trained.
-	// It is process-wide: units training at the same time count too, so it
-	// is one unit's peak only under --workers 1.
+	// PeakBytes is the most memory the Go runtime held from the OS at any
+	// sample while the unit trained: everything it mapped
+	// (/memory/classes/total:bytes) less the heap it had already returned
+	// (/memory/classes/heap/released:bytes). The runtime never unmaps
+	// released heap, so the mapped total alone is a high-water mark of the
+	// whole process's life, not of the unit. It is process-wide: units
+	// training at the same time count too, so it is one unit's peak only
+	// under --workers 1.
 	PeakBytes uint64
 }
 
@@ -46,15 +50,23 @@ func timed(f func() error) (timing, error) {
 	return t, err
 }
 
-// samplePeakMemory reads the runtime's mapped memory until stop is closed,
-// then sends the largest value it saw.
+// samplePeakMemory reads the memory the runtime holds (see
+// timing.PeakBytes) until stop is closed, then sends the largest value it
+// saw.
 func samplePeakMemory(stop <-chan struct{}, peak chan<- uint64) {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+	s := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
 	var most uint64
 	read := func() {
 		metrics.Read(s)
-		if s[0].Value.Kind() == metrics.KindUint64 {
-			most = max(most, s[0].Value.Uint64())
+		if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		total, released := s[0].Value.Uint64(), s[1].Value.Uint64()
+		if released < total {
+			most = max(most, total-released)
 		}
 	}
 	tick := time.NewTicker(memorySample)

@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -58,4 +59,29 @@ func TestTimedRecordsPeakMemory(t *testing.T) {
 		t.Errorf("peak %d bytes, below the %d the unit allocated", tm.PeakBytes, size)
 	}
 	runtime.KeepAlive(keep)
+}
+
+// Memory the runtime has returned to the OS is not held by a later unit:
+// after a large allocation is freed and scavenged, a small unit's peak stays
+// far below it (the mapped total alone would still count it).
+func TestTimedPeakExcludesReleasedMemory(t *testing.T) {
+	const big = 512 << 20
+	func() {
+		b := make([]byte, big)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		runtime.KeepAlive(b)
+	}()
+	debug.FreeOSMemory()
+	tm, err := timed(func() error {
+		time.Sleep(3 * memorySample)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm.PeakBytes >= big {
+		t.Errorf("peak %d MiB after freeing %d MiB: released memory is counted", tm.PeakBytes>>20, big>>20)
+	}
 }

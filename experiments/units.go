@@ -145,7 +145,7 @@ type unitResult struct {
 	TrainSeconds float64  `json:"train_seconds"`
 	// CPUSeconds is the training thread's CPU time (0: not measured).
 	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
-	// PeakMiB is the Go runtime's peak mapped memory while the unit trained
+	// PeakMiB is the peak memory the Go runtime held while the unit trained
 	// (process-wide; one unit's own under --workers 1; see timing).
 	PeakMiB float64 `json:"peak_mib,omitempty"`
 	// SegmentError is Sarawagi & Gupta's section 4.3.2 error in percent

@@ -30,7 +30,7 @@ type Run struct {
 	SegmentError  float64            `json:"segment_error,omitempty"`  // segmentation: Sarawagi & Gupta's section 4.3.2 error, percent (metrics.Counts.SegmentError)
 	TrainSeconds  float64            `json:"train_seconds"`            // wall-clock training time of the final model
 	CPUSeconds    float64            `json:"cpu_seconds,omitempty"`    // CPU time (user+system) of that training; 0 in runs from before it was recorded
-	PeakMiB       float64            `json:"peak_mib,omitempty"`       // Go runtime's peak mapped memory while training (process-wide; per unit under --workers 1)
+	PeakMiB       float64            `json:"peak_mib,omitempty"`       // peak memory the Go runtime held from the OS while training (mapped less released; process-wide, per unit under --workers 1)
 	Iterations    int                `json:"iterations"`               // trainer iterations
 	Constraints   int                `json:"constraints"`              // constraints in the final working set
 	Primal        float64            `json:"primal"`                   // final primal objective
