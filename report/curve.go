@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -111,7 +112,7 @@ func buildCurveFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure
 	}
 	if f.LogX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = timeTicks{}
 		p.X.Min, p.X.Max = lo/math.Pow(10, curvePad), hi*math.Pow(10, curvePad)
 	} else {
 		// Times compare as ratios, which only a zero origin shows; a little
@@ -293,4 +294,33 @@ func (bandThumb) Thumbnail(c *draw.Canvas) {
 	r := vg.Rectangle{Min: vg.Point{X: c.Min.X, Y: c.Min.Y + h}, Max: vg.Point{X: c.Max.X, Y: c.Max.Y - h}}
 	c.SetColor(color.Gray{Y: 0xbb})
 	c.Fill(r.Path())
+}
+
+// timeTicks marks a logarithmic time axis at 1–9 × 10^k, labelling the
+// powers of ten, and also 2 and 5 × 10^k when the axis spans less than
+// three decades, so that a short axis still gets several labels (gonum's
+// LogTicks labels powers of ten only).
+type timeTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (timeTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi > lo) {
+		return nil
+	}
+	few := math.Log10(hi/lo) < 3
+	var ticks []plot.Tick
+	for k := math.Floor(math.Log10(lo)); math.Pow(10, k) <= hi; k++ {
+		for m := 1; m <= 9; m++ {
+			v := float64(m) * math.Pow(10, k)
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || few && (m == 2 || m == 5) {
+				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
 }

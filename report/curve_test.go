@@ -218,3 +218,29 @@ func TestWriteAllCurveFigure(t *testing.T) {
 		t.Errorf("curves did not survive runs.jsonl: %v", back[0].Curve)
 	}
 }
+
+func TestTimeTicks(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		want   []string // the labelled ticks
+	}{
+		{0.15, 1.2, []string{"0.2", "0.5", "1"}},
+		{0.9, 300, []string{"1", "2", "5", "10", "20", "50", "100", "200"}},
+		{0.05, 400, []string{"0.1", "1", "10", "100"}},
+		{3, 4, nil},
+		{0, 10, nil},
+	} {
+		var got []string
+		for _, tick := range (timeTicks{}).Ticks(tc.lo, tc.hi) {
+			if tick.Value < tc.lo || tick.Value > tc.hi {
+				t.Errorf("[%v, %v]: tick at %v", tc.lo, tc.hi, tick.Value)
+			}
+			if tick.Label != "" {
+				got = append(got, tick.Label)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("[%v, %v]: labels %q, want %q", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}
