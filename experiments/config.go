@@ -34,8 +34,16 @@ type Config struct {
 	Trainers []TrainerSpec `yaml:"trainers,omitempty"`
 	// Compare lists trainer pairs for paired t-tests, e.g. [poslearn, margin].
 	Compare [][]string `yaml:"compare,omitempty"`
-	// Figures lists the plots to draw (x: training fraction or β).
+	// Figures lists the plots to draw (x: training fraction, β, dataset
+	// or CPU time).
 	Figures []FigureSpec `yaml:"figures,omitempty"`
+	// Curves has every test unit score the test set at the checkpoints of
+	// its training (each epoch of an online trainer, geometrically spaced
+	// iterations of a solver, and the end) and keep the learning curve,
+	// for figures with x: cpu_seconds. Scoring is left out of the times,
+	// and the checkpoints choose nothing. It enters the test units' keys
+	// only when set, so other configs keep theirs.
+	Curves bool `yaml:"curves,omitempty"`
 	// Paper, if present, holds the numbers the reproduced paper reports,
 	// which every report then shows beside ours.
 	Paper *PaperSpec `yaml:"paper,omitempty"`
@@ -303,17 +311,20 @@ func (g *GridSpec) steps() int {
 }
 
 // FigureSpec declares one figure: a metric of one dataset and task against
-// the training fraction (one line per trainer) or against β (one point per
-// trainer entry with a beta, one line per method).
+// the training fraction (one line per trainer), against β (one point per
+// trainer entry with a beta, one line per method), against the datasets,
+// or against training CPU time (learning curves: one line per trainer
+// through its checkpoints; needs curves: true).
 type FigureSpec struct {
 	Name    string `yaml:"name"`              // file stem, e.g. figure1
 	Dataset string `yaml:"dataset,omitempty"` // default: the first dataset
 	Task    string `yaml:"task,omitempty"`    // default: every task, one file per task (NAME-TASK) when there are several
-	X       string `yaml:"x,omitempty"`       // train_fraction (default) | beta | dataset
+	X       string `yaml:"x,omitempty"`       // train_fraction (default) | beta | dataset | cpu_seconds
 	// Datasets, for x: dataset, lists the datasets in x order (e.g. the
 	// feature sets of an ablation).
 	Datasets []string `yaml:"datasets,omitempty"`
-	Y        string   `yaml:"y,omitempty"`        // token_error | span_f1 | segment_error | train_seconds (CPU if every run has it) | cpu_seconds
+	Y        string   `yaml:"y,omitempty"`        // token_error | accuracy (100 − token error) | span_f1 | segment_error | train_seconds (CPU if every run has it) | cpu_seconds
+	LogX     bool     `yaml:"log_x,omitempty"`    // x: cpu_seconds on a logarithmic axis
 	Baseline string   `yaml:"baseline,omitempty"` // optional trainer subtracted split by split
 	Title    string   `yaml:"title,omitempty"`
 }
@@ -965,6 +976,16 @@ func (c *Config) validateFigures() error {
 			return c.fail(at{"figures", i}, "x dataset needs datasets: a list of at least two of the config's datasets")
 		case f.X != report.XDataset && c.has("figures", i, "datasets"):
 			return c.fail(p("datasets"), "datasets are for x: dataset (one point per dataset); use dataset for one")
+		case f.X == report.XCPUSeconds && !c.Curves:
+			return c.fail(p("x"), "x %s draws learning curves, which test units record only with curves: true (a top-level setting)", report.XCPUSeconds)
+		case f.X == report.XCPUSeconds && (f.Y == report.YTrainSeconds || f.Y == report.YCPUSeconds):
+			return c.fail(p("y"), "x %s draws learning curves, whose y is %s, %s, %s or %s, not a time", report.XCPUSeconds, report.YTokenError, report.YAccuracy, report.YSpanF1, report.YSegmentError)
+		case f.X == report.XCPUSeconds && c.has("figures", i, "baseline"):
+			return c.fail(p("baseline"), "x %s draws learning curves, which take no baseline", report.XCPUSeconds)
+		case c.has("figures", i, "log_x") && f.X != report.XCPUSeconds:
+			return c.fail(p("log_x"), "log_x is for x: %s (x: %s has its own axis)", report.XCPUSeconds, f.X)
+		case f.X == report.XCPUSeconds && len(c.Splits.TrainFractions) > 1:
+			return c.fail(p("x"), "figure %q draws learning curves, which need one training fraction; splits.train_fractions has %d", f.Name, len(c.Splits.TrainFractions))
 		}
 		for j, d := range f.Datasets {
 			if !slices.Contains(datasetNames, d) {
@@ -1131,7 +1152,7 @@ func (c *Config) validatePaper() error {
 	return nil
 }
 func (f FigureSpec) reportSpec() report.FigureSpec {
-	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Datasets: f.Datasets, Task: f.Task, X: f.X, Y: f.Y, Baseline: f.Baseline, Title: f.Title}
+	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Datasets: f.Datasets, Task: f.Task, X: f.X, Y: f.Y, LogX: f.LogX, Baseline: f.Baseline, Title: f.Title}
 }
 
 // ReportSpec is what the report package needs to render this experiment's

@@ -344,6 +344,7 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
 							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Epochs: t.Epochs, K: t.K, Average: t.Average, Beta: t.Beta, LossScale: t.LossScale, Rescaling: t.Rescaling,
 							Solver: t.Solver, Criterion: t.Criterion, CPerExample: t.CPerExample, Label: t.Display(),
+							Curves: r.cfg.Curves && phase == phaseTest,
 						}
 						if phase == phaseTest {
 							c, ok := chosen[groupOf(u)]
@@ -699,7 +700,7 @@ func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 		Iterations: res.Iterations, Constraints: res.Constraints,
 		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,
 		WorkingPrimal: res.WorkingPrimal, WorkingGap: res.WorkingGap, PrimalExact: res.PrimalExact, OracleCalls: res.OracleCalls,
-		Version: res.Version,
+		Version: res.Version, Curve: res.Curve,
 	}
 }
 

@@ -92,6 +92,12 @@ func TestParseConfigStrict(t *testing.T) {
 		{"figure on another dataset", "{name: f1, y: token_error}", "{name: f1, dataset: cora, y: token_error}", `s.yaml:21: figures[0].dataset: dataset "cora" is not among the config's datasets`},
 		{"beta figure without beta", "  - name: entropy-margin\n    beta: 10\n    C: [1]\n", "", `s.yaml:18: figures[0].x: figure "f1" plots by beta, but no trainer with a beta`},
 		{"beta figure with two fractions", "[0.5]", "[0.25, 0.5]", `s.yaml:21: figures[0].x: figure "f1" plots by beta, which needs one training fraction`},
+		{"curve figure without curves", "{name: f1, y: token_error}", "{name: f1, x: cpu_seconds, y: accuracy}", "s.yaml:21: figures[0].x: x cpu_seconds draws learning curves, which test units record only with curves: true"},
+		{"curve figure of a time", "figures:\n  - {name: f1, y: token_error}", "curves: true\nfigures:\n  - {name: f1, x: cpu_seconds, y: cpu_seconds}", "s.yaml:22: figures[0].y: x cpu_seconds draws learning curves, whose y is"},
+		{"curve figure with a baseline", "figures:\n  - {name: f1, y: token_error}", "curves: true\nfigures:\n  - {name: f1, x: cpu_seconds, y: span_f1, baseline: margin}", "s.yaml:22: figures[0].baseline: x cpu_seconds draws learning curves, which take no baseline"},
+		{"curve figure with two fractions", "[0.5]", "[0.25, 0.5]", `s.yaml:22: figures[0].x: figure "f1" draws learning curves, which need one training fraction; splits.train_fractions has 2`},
+		{"log_x by fraction", "{name: f1, y: token_error}", "{name: f1, y: token_error, log_x: true}", "s.yaml:21: figures[0].log_x: log_x is for x: cpu_seconds (x: train_fraction has its own axis)"},
+		{"curves not a bool", "seed: 3", "seed: 3\ncurves: 1", "s.yaml:3: curves: "},
 		{"beta figure with a point twice", "    C: [1]\n", "    C: [1]\n  - {name: entropy-margin, label: b, beta: 10, rescaling: slack, C: [1]}\n", `s.yaml:20: trainers[4].beta: figure "f1" (x: beta) would plot two entropy-margin points at beta 10`},
 		{"baseline that cannot run the task", "{name: f1, y: token_error}", "{name: f1, y: token_error, baseline: nobody}", `s.yaml:21: figures[0].baseline: trainer "nobody" is not among the config's trainers`},
 		{"fold without folds", "  count: 2\n  train_fractions: [0.5]", "  kind: fold\n  count: 2", `s.yaml:4: datasets[0].name: splits.kind fold needs a dataset with folds (ocr), not "synthetic"`},
@@ -106,6 +112,9 @@ func TestParseConfigStrict(t *testing.T) {
 			text := strictBase
 			if tt.name == "beta figure without beta" || tt.name == "beta figure with two fractions" || tt.name == "beta figure with a point twice" {
 				text = strings.Replace(text, "{name: f1, y: token_error}", "{name: f1, x: beta, y: token_error}", 1)
+			}
+			if tt.name == "curve figure with two fractions" {
+				text = strings.Replace(text, "figures:\n  - {name: f1, y: token_error}", "curves: true\nfigures:\n  - {name: f1, x: cpu_seconds, y: span_f1}", 1)
 			}
 			bad := strings.Replace(text, tt.old, tt.new, 1)
 			if bad == text {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -72,7 +73,9 @@ func (b binding[X, Y]) Run(ctx context.Context, d *preparedData, u unitSpec, tra
 
 // runBound is the unit skeleton every task shares: index the attributes of
 // the training part only, build the model, train it with the unit's trainer
-// and settings, decode the evaluation part and score it.
+// and settings, decode the evaluation part and score it. A unit with
+// curves also scores the evaluation part at every checkpoint of the
+// training (see checkpointScorer).
 func runBound[X, Y any](ctx context.Context, b binding[X, Y], d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
 	index := b.index
 	if index == nil {
@@ -90,25 +93,57 @@ func runBound[X, Y any](ctx context.Context, b binding[X, Y], d *preparedData, u
 	if err != nil {
 		return unitResult{}, err
 	}
-	res, cost, err := trainUnit(ctx, m, u)
+	var (
+		evalSet []X
+		opts    []trainers.Option
+		curve   []report.CurvePoint
+	)
+	if u.Curves {
+		evalSet = instances(eval)
+		opts = append(opts, trainers.WithCheckpoints(func(c trainers.Checkpoint) error {
+			sheet := newScoreSheet(d, u)
+			sheet.outcomes = nil // significance tests compare final models only
+			if err := scoreAll(ctx, b, m, sheet, evalSet, c.W); err != nil {
+				return err
+			}
+			curve = append(curve, report.CurvePoint{
+				Iteration: c.Iteration, CPUSeconds: c.CPU.Seconds(),
+				TokenError: sheet.counts.TokenError(), SpanF1: sheet.spanF1(), SegmentError: sheet.counts.SegmentError(),
+			})
+			return nil
+		}))
+	}
+	res, cost, err := trainUnit(ctx, m, u, opts...)
 	if err != nil {
 		return unitResult{}, err
 	}
 	sheet := newScoreSheet(d, u)
-	evalSet := instances(eval)
-	for _, x := range evalSet {
-		if err := ctx.Err(); err != nil {
-			return unitResult{}, err
-		}
-		if err := b.score(sheet, x, m.Predict(x, res.W)); err != nil {
-			return unitResult{}, err
-		}
+	if evalSet == nil {
+		evalSet = instances(eval)
+	}
+	if err := scoreAll(ctx, b, m, sheet, evalSet, res.W); err != nil {
+		return unitResult{}, err
 	}
 	out := scored(train, eval, sheet, res, cost)
+	out.Curve = curve
 	if b.finish != nil {
 		b.finish(&out, sheet, m, evalSet)
 	}
 	return out, nil
+}
+
+// scoreAll decodes every evaluation instance with weights w and adds it to
+// the sheet.
+func scoreAll[X, Y any](ctx context.Context, b binding[X, Y], m predictor[X, Y], sheet *scoreSheet, evalSet []X, w []float64) error {
+	for _, x := range evalSet {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := b.score(sheet, x, m.Predict(x, w)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // attributeIndex indexes the attribute strings of the training part (with
@@ -171,32 +206,35 @@ func scored(train, eval []int, s *scoreSheet, res *trainers.Result, cost timing)
 }
 
 // trainUnit trains model m with the unit's trainer and settings, and
-// measures what the training cost. Each trainer maps C to its own
-// regularisation (see its Spec().C) so that one grid means the same
-// objective scale ½‖w‖² + C Σ_i loss_i throughout.
-func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*trainers.Result, timing, error) {
+// measures what the training cost, without the time spent in checkpoint
+// hooks (opts). Each trainer maps C to its own regularisation (see its
+// Spec().C) so that one grid means the same objective scale
+// ½‖w‖² + C Σ_i loss_i throughout.
+func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec, opts ...trainers.Option) (*trainers.Result, timing, error) {
 	var res *trainers.Result
 	cost, err := timed(func() (err error) {
-		res, err = fit(ctx, m, u)
+		res, err = fit(ctx, m, u, opts...)
 		return err
 	})
 	if err != nil {
 		return nil, timing{}, fmt.Errorf("%s (C=%g): %w", u.Trainer, u.C, err)
 	}
+	// The hooks ran on the timed thread (trainers call them there).
+	cost.Wall -= res.CheckpointWall.Seconds()
 	if cost.CPU > 0 {
-		cost.CPU += res.OtherThreadsCPU.Seconds() // e.g. gonum's L-BFGS goroutines
+		cost.CPU += res.OtherThreadsCPU.Seconds() - res.CheckpointCPU.Seconds() // e.g. gonum's L-BFGS goroutines
 	}
 	return res, cost, nil
 }
 
 // fit trains m with the unit's trainer, through the trainers' registry:
 // what C means for each trainer lives in its own file in package trainers.
-func fit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec) (*trainers.Result, error) {
+func fit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec, opts ...trainers.Option) (*trainers.Result, error) {
 	v, err := u.trainerParams()
 	if err != nil {
 		return nil, err
 	}
-	return trainers.Train(ctx, u.Trainer, m, v)
+	return trainers.Train(ctx, u.Trainer, m, v, opts...)
 }
 
 // trainerParams returns the params of the unit's trainer: the unit's

@@ -71,6 +71,10 @@ type unitSpec struct {
 	Criterion string `json:"criterion,omitempty"`
 	// CPerExample makes C weigh the mean loss (C/n) instead of the sum.
 	CPerExample bool `json:"C_per_example,omitempty"`
+	// Curves has a test unit score the test set at every checkpoint of
+	// its training (Config.Curves); omitted when off, so every other unit
+	// keeps its key.
+	Curves bool `json:"curves,omitempty"`
 	// Label is the config entry's display name (TrainerSpec.Display). It
 	// only names results, so it stays out of the key.
 	Label string `json:"-"`
@@ -173,6 +177,9 @@ type unitResult struct {
 	// Outcomes are the per-sentence results behind the metrics, kept for
 	// test units of fixed splits (McNemar's test, the paired bootstrap).
 	Outcomes *report.Outcomes `json:"outcomes,omitempty"`
+	// Curve is the learning curve of a unit with Spec.Curves: every
+	// checkpoint of its training, scored on the test set.
+	Curve []report.CurvePoint `json:"curve,omitempty"`
 	// Checksum is the SHA-256 of the file's other members (see
 	// contentChecksum); files written before it existed have none.
 	Checksum string `json:"checksum,omitempty"`

@@ -36,7 +36,10 @@ func figureFormats() []string { return []string{"png", "svg", "pdf"} }
 // f.Task, a line through the mean of f.Y over splits at each training
 // fraction (in percent), with error bars of ±1 unbiased standard deviation
 // over splits (0 for a single split). Each trainer keeps the same colour and
-// marker in every figure.
+// marker in every figure. A figure against XCPUSeconds draws each
+// trainer's learning curve instead (see Run.Curve): with several splits,
+// the mean over splits of the last checkpoint at or before each time, with
+// a band of ±1 standard deviation.
 //
 // Lines follow the order of trainers, then trainers with runs that it does
 // not list, in order of first appearance; listed trainers without runs are
@@ -150,6 +153,7 @@ type series struct {
 type builtFigure struct {
 	plot   *plot.Plot
 	series []series
+	curves []curveSeries // X = XCPUSeconds, instead of series
 }
 
 func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, error) {
@@ -163,6 +167,9 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 				f.Name, f.Dataset, len(tasks), tasks)
 		}
 		f.Task = tasks[0]
+	}
+	if f.X == XCPUSeconds {
+		return buildCurveFigure(runs, f, trainers)
 	}
 	q, err := figureQuantity(runs, f)
 	if err != nil {
@@ -365,9 +372,12 @@ func splitRange(ss []series) (lo, hi int) {
 	return lo, hi
 }
 
-// barsCaption says in a sentence what the figure's points and error bars
-// are, for index.html.
-func (b *builtFigure) barsCaption() string {
+// caption says in a sentence what the figure's points and error bars (or
+// bands) are, for index.html.
+func (b *builtFigure) caption() string {
+	if b.curves != nil {
+		return curveCaption(b.curves)
+	}
 	lo, hi := splitRange(b.series)
 	splits := fmt.Sprintf("%d splits", hi)
 	if lo != hi {

@@ -267,7 +267,7 @@ func TestFigureErrors(t *testing.T) {
 		{"duplicate split", dup, curveFigure(YTokenError), `runs "margin-0.5-0" and "again"`},
 		{"NaN", nan, curveFigure(YTrainSeconds), "non-finite"},
 		{"NaN not plotted", nan, curveFigure(YTokenError), ""},
-		{"bad y", runs, FigureSpec{Name: "f", Dataset: "cora", Task: "sequence", X: XTrainFraction, Y: "accuracy"}, `unknown y "accuracy"`},
+		{"bad y", runs, FigureSpec{Name: "f", Dataset: "cora", Task: "sequence", X: XTrainFraction, Y: "recall"}, `unknown y "recall"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := Figure(tc.runs, tc.f, nil)

@@ -45,6 +45,23 @@ type Run struct {
 	// Outcomes holds per-sentence results on the test set, for McNemar's
 	// test and the paired bootstrap; only runs on fixed splits have them.
 	Outcomes *Outcomes `json:"outcomes,omitempty"`
+	// Curve is the learning curve of the final training: its checkpoints,
+	// each scored on the test set, in increasing iteration. Only runs of a
+	// config with curves: true have one; it is for figures against
+	// XCPUSeconds and never chooses anything.
+	Curve []CurvePoint `json:"curve,omitempty"`
+}
+
+// CurvePoint is one checkpoint of a training run: the weights the trainer
+// would have returned had it stopped there, scored on the test set.
+type CurvePoint struct {
+	Iteration int `json:"iteration"` // epoch, cutting-plane iteration or L-BFGS major iteration
+	// CPUSeconds is the training's CPU time up to the checkpoint, the
+	// scoring of earlier checkpoints excluded.
+	CPUSeconds   float64 `json:"cpu_seconds"`
+	TokenError   float64 `json:"token_error"`             // percent
+	SpanF1       float64 `json:"span_f1"`                 // percent
+	SegmentError float64 `json:"segment_error,omitempty"` // segmentation only, percent
 }
 
 // Candidate is one point of a hyperparameter grid with its validation scores.

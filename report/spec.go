@@ -20,9 +20,17 @@ const (
 	// XDataset puts the figure's datasets (FigureSpec.Datasets, e.g. one
 	// per feature set of an ablation) side by side at x = 1..k, in order,
 	// each at its one training fraction.
-	XDataset    = "dataset"
+	XDataset = "dataset"
+	// XCPUSeconds draws learning curves: Y at every checkpoint of the
+	// final training (Run.Curve) against the training CPU time so far,
+	// one line per trainer, as Crammer et al.'s Figure 2 does. Y is then
+	// YTokenError, YSpanF1, YSegmentError or YAccuracy.
+	XCPUSeconds = "cpu_seconds"
 	YTokenError = "token_error" // token error, percent
-	YSpanF1     = "span_f1"     // span F1, percent
+	// YAccuracy is 100 − token error, percent: the per-token accuracy
+	// Crammer et al. plot for OCR.
+	YAccuracy = "accuracy"
+	YSpanF1   = "span_f1" // span F1, percent
 	// YSegmentError is Sarawagi & Gupta's section 4.3.2 segment error,
 	// percent (Run.SegmentError); every run of the figure must have it.
 	YSegmentError = "segment_error"
@@ -43,11 +51,15 @@ type FigureSpec struct {
 	// dataset: [ExpandFigures] makes one figure per task, named
 	// NAME-TASK when there are several and NAME when there is one.
 	Task string `json:"task,omitempty"`
-	X    string `json:"x"` // XTrainFraction, XBeta or XDataset
+	X    string `json:"x"` // XTrainFraction, XBeta, XDataset or XCPUSeconds
 	// Datasets, for X = XDataset, lists the datasets in x order; Dataset
 	// is then the first of them.
 	Datasets []string `json:"datasets,omitempty"`
-	Y        string   `json:"y"` // YTokenError, YSpanF1, YSegmentError, YTrainSeconds or YCPUSeconds
+	Y        string   `json:"y"` // YTokenError, YAccuracy, YSpanF1, YSegmentError, YTrainSeconds or YCPUSeconds
+	// LogX puts X on a logarithmic axis (X = XCPUSeconds only; XBeta's
+	// axis is always logarithmic): learning curves span the seconds of an
+	// online trainer and the minutes of a batch one.
+	LogX bool `json:"log_x,omitempty"`
 	// Baseline, if set, names a trainer whose runs are subtracted split by
 	// split: each point is the mean and standard deviation over splits of
 	// Y(trainer) − Y(baseline), so a pairing removes the split-to-split
@@ -67,8 +79,14 @@ func (f FigureSpec) Validate() error {
 		return fmt.Errorf("report: figure %q: dataset must be set", f.Name)
 	}
 	switch {
-	case f.X != XTrainFraction && f.X != XBeta && f.X != XDataset:
-		return fmt.Errorf("report: figure %q: unknown x %q (want %q, %q or %q)", f.Name, f.X, XTrainFraction, XBeta, XDataset)
+	case f.X != XTrainFraction && f.X != XBeta && f.X != XDataset && f.X != XCPUSeconds:
+		return fmt.Errorf("report: figure %q: unknown x %q (want %q, %q, %q or %q)", f.Name, f.X, XTrainFraction, XBeta, XDataset, XCPUSeconds)
+	case f.X == XCPUSeconds && (f.Y == YTrainSeconds || f.Y == YCPUSeconds):
+		return fmt.Errorf("report: figure %q: x %q draws learning curves, whose y is %q, %q, %q or %q, not a time", f.Name, f.X, YTokenError, YAccuracy, YSpanF1, YSegmentError)
+	case f.X == XCPUSeconds && f.Baseline != "":
+		return fmt.Errorf("report: figure %q: x %q draws learning curves, which take no baseline", f.Name, f.X)
+	case f.LogX && f.X != XCPUSeconds:
+		return fmt.Errorf("report: figure %q: log_x is for x %q (x %q has its own axis)", f.Name, XCPUSeconds, f.X)
 	case f.X == XDataset && (len(f.Datasets) < 2 || f.Datasets[0] != f.Dataset):
 		return fmt.Errorf("report: figure %q: x %q needs at least two datasets, the first of them as dataset", f.Name, f.X)
 	case f.X != XDataset && len(f.Datasets) > 0:
@@ -80,8 +98,8 @@ func (f FigureSpec) Validate() error {
 		}
 	}
 	if _, ok := yQuantity(f.Y); !ok {
-		return fmt.Errorf("report: figure %q: unknown y %q (want %q, %q, %q, %q or %q)",
-			f.Name, f.Y, YTokenError, YSpanF1, YSegmentError, YTrainSeconds, YCPUSeconds)
+		return fmt.Errorf("report: figure %q: unknown y %q (want %q, %q, %q, %q, %q or %q)",
+			f.Name, f.Y, YTokenError, YAccuracy, YSpanF1, YSegmentError, YTrainSeconds, YCPUSeconds)
 	}
 	return nil
 }
@@ -102,6 +120,9 @@ func (f FigureSpec) title() string {
 	q, _ := yQuantity(f.Y)
 	if f.Baseline != "" {
 		return fmt.Sprintf("%s/%s: %s minus %s's", f.Dataset, f.Task, q.name, f.Baseline)
+	}
+	if f.X == XCPUSeconds {
+		return fmt.Sprintf("%s/%s: %s against training time", f.Dataset, f.Task, q.name)
 	}
 	return fmt.Sprintf("%s/%s: %s", f.Dataset, f.Task, q.name)
 }
@@ -168,6 +189,8 @@ func yQuantity(y string) (quantity, bool) {
 	switch y {
 	case YTokenError:
 		return quantity{"token error", "token error (%)", "token error", false, func(r *Run) float64 { return r.TokenError }}, true
+	case YAccuracy:
+		return quantity{"accuracy", "accuracy (%)", "accuracy", false, func(r *Run) float64 { return 100 - r.TokenError }}, true
 	case YSpanF1:
 		return quantity{"span F1", "span F1 (%)", "span F1", false, func(r *Run) float64 { return r.SpanF1 }}, true
 	case YSegmentError:

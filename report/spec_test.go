@@ -65,7 +65,7 @@ func TestSpecValidate(t *testing.T) {
 		{"no task", withFigure(func(f *FigureSpec) { f.Task = "" }), ""}, // every task (ExpandFigures)
 		{"bad x", withFigure(func(f *FigureSpec) { f.X = "train_size" }), `unknown x "train_size"`},
 		{"no x", withFigure(func(f *FigureSpec) { f.X = "" }), `unknown x ""`},
-		{"bad y", withFigure(func(f *FigureSpec) { f.Y = "accuracy" }), `unknown y "accuracy"`},
+		{"bad y", withFigure(func(f *FigureSpec) { f.Y = "recall" }), `unknown y "recall"`},
 		{"paper", withPaper(func(*PaperReference) {}), ""},
 		{"paper without source", withPaper(func(p *PaperReference) { p.Source = " " }), "empty source"},
 		{"paper without values", withPaper(func(p *PaperReference) { p.Values = nil }), "no values"},

@@ -174,7 +174,7 @@ func renderFigures(runs []Run, spec Spec) ([]renderedFigure, error) {
 		if err != nil {
 			return nil, fmt.Errorf("report: figure %s: %w", f.Name, err)
 		}
-		out[i] = renderedFigure{spec: f, files: files, bars: b.barsCaption()}
+		out[i] = renderedFigure{spec: f, files: files, bars: b.caption()}
 	}
 	return out, nil
 }

@@ -33,6 +33,9 @@ type CRFSettings struct {
 	// Progress, if non-nil, is called after every L-BFGS major iteration with
 	// Iterations, Primal (the objective) and Elapsed set.
 	Progress func(Stats)
+	// Checkpoint, if non-nil, is called at scheduled major iterations and
+	// at the end (see CheckpointFunc).
+	Checkpoint CheckpointFunc
 }
 
 // Name returns the trainer name the settings correspond to: CRFName for
@@ -109,9 +112,11 @@ func CRF[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*Result, error)
 	if m.Dim() == 0 {
 		return nil, errors.New("crf: model has no weights")
 	}
-	start := time.Now()
 	var cpu cputime.Counter
-	x, f, iters, converged, err := minimizeLBFGS(ctx, obj, m.Dim(), s, start, &cpu)
+	cp := newCheckpointer(s.Checkpoint, &cpu)
+	defer cp.close()
+	start := time.Now()
+	x, f, iters, converged, err := minimizeLBFGS(ctx, obj, m.Dim(), s, start, &cpu, cp)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
 	}
@@ -124,14 +129,19 @@ func CRF[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*Result, error)
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("%s: objective: %w", s.Name(), ErrNotFinite)
 	}
-	return &Result{W: x, Stats: Stats{
+	if err := cp.at(iters, x); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name(), err)
+	}
+	res := &Result{W: x, Stats: Stats{
 		Iterations: iters,
 		Primal:     f,
 		Converged:  converged,
 		Elapsed:    time.Since(start),
 
 		OtherThreadsCPU: cpu.Total(),
-	}}, nil
+	}}
+	cp.record(&res.Stats)
+	return res, nil
 }
 
 // gradConverged reports whether ‖g‖_∞ ≤ tol·max(1, |f|), CRF's stopping
@@ -294,8 +304,8 @@ func crfTrainer[Y any]() Trainer[Y] {
 		check: func(m Model[Y], _ CRFParams) error {
 			return needs[LogLinear[Y]](CRFName, "a log partition function and marginals", m)
 		},
-		train: func(ctx context.Context, m Model[Y], p CRFParams) (*Result, error) {
-			return CRF(ctx, m, CRFSettings{C: p.PerExample(m.Len()), MaxIterations: p.MaxIterations})
+		train: func(ctx context.Context, m Model[Y], p CRFParams, o options) (*Result, error) {
+			return CRF(ctx, m, CRFSettings{C: p.PerExample(m.Len()), MaxIterations: p.MaxIterations, Checkpoint: o.checkpoint})
 		},
 	}
 }

@@ -25,8 +25,10 @@ import (
 //
 // gonum runs the method and every evaluation in goroutines of its own, not
 // on the caller's thread, so their CPU time is measured where they run and
-// summed into cpu.
-func minimizeLBFGS(ctx context.Context, obj *crfObjective, dim int, s CRFSettings, start time.Time, cpu *cputime.Counter) (x []float64, f float64, iters int, converged bool, err error) {
+// summed into cpu. The Recorder, which runs on the caller's goroutine,
+// calls cp at its scheduled major iterations; the caller makes the last
+// call.
+func minimizeLBFGS(ctx context.Context, obj *crfObjective, dim int, s CRFSettings, start time.Time, cpu *cputime.Counter, cp *checkpointer) (x []float64, f float64, iters int, converged bool, err error) {
 	x0 := make([]float64, dim)
 	if f0 := obj.value(x0); obj.err == nil && !math.IsInf(f0, 0) && !math.IsNaN(f0) && gradConverged(obj.g, f0, s.GradTol) {
 		return x0, f0, 0, true, nil
@@ -50,7 +52,7 @@ func minimizeLBFGS(ctx context.Context, obj *crfObjective, dim int, s CRFSetting
 	settings := &optimize.Settings{
 		MajorIterations: s.MaxIterations,
 		Converger:       &optimize.FunctionConverge{Absolute: 1e-12, Relative: 1e-12, Iterations: 20},
-		Recorder:        &crfRecorder{progress: s.Progress, start: start, gradTol: s.GradTol},
+		Recorder:        &crfRecorder{progress: s.Progress, start: start, gradTol: s.GradTol, cp: cp},
 	}
 	method := &timedMethod{LBFGS: &optimize.LBFGS{GradStopThreshold: math.NaN()}, cpu: cpu}
 	res, err := optimize.Minimize(problem, x0, settings, method)
@@ -92,12 +94,13 @@ func (m *timedMethod) Run(operation chan<- optimize.Task, result <-chan optimize
 // relative tolerance (gonum's GradientThreshold is absolute).
 var errCRFGradTol = errors.New("gradient tolerance reached")
 
-// crfRecorder reports progress and applies the gradient tolerance at every
-// major iteration.
+// crfRecorder reports progress, applies the gradient tolerance and calls
+// the checkpoints due at every major iteration.
 type crfRecorder struct {
 	progress func(Stats)
 	start    time.Time
 	gradTol  float64
+	cp       *checkpointer
 }
 
 func (r *crfRecorder) Init() error { return nil }
@@ -110,7 +113,12 @@ func (r *crfRecorder) Record(loc *optimize.Location, op optimize.Operation, st *
 		r.progress(Stats{Iterations: st.MajorIterations, Primal: loc.F, Elapsed: time.Since(r.start)})
 	}
 	if len(loc.Gradient) > 0 && gradConverged(loc.Gradient, loc.F, r.gradTol) {
-		return errCRFGradTol
+		return errCRFGradTol // the last iteration: its checkpoint is the caller's
+	}
+	// gonum has just made loc its optimum (performMajorIteration), so loc.X
+	// is what training returns if it stops here.
+	if r.cp.due(st.MajorIterations) {
+		return r.cp.at(st.MajorIterations, loc.X)
 	}
 	return nil
 }

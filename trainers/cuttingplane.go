@@ -80,6 +80,9 @@ type Settings struct {
 	// Progress, if non-nil, is called after every pass (n-slack) or
 	// iteration (one-slack).
 	Progress func(Stats)
+	// Checkpoint, if non-nil, is called at scheduled passes (n-slack) or
+	// iterations (one-slack) and at the end (see CheckpointFunc).
+	Checkpoint CheckpointFunc
 }
 
 // DefaultEpsilon is the cutting-plane tolerance ε when none is given.
@@ -168,6 +171,11 @@ type Stats struct {
 	// goroutines of its own); add it to the caller's thread CPU for the
 	// training's whole cost. Zero for trainers that run on the caller's.
 	OtherThreadsCPU time.Duration
+	// CheckpointCPU and CheckpointWall are the time spent inside a
+	// CheckpointFunc (CPU on the calling thread, and wall-clock), which a
+	// caller's own measurement of the whole training includes: subtract
+	// them for the training's cost. Zero without a hook.
+	CheckpointCPU, CheckpointWall time.Duration
 }
 
 // Result is the learnt weight vector and the run's statistics.
@@ -214,6 +222,8 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 // the true gap instead (see Settings.QPTolerance).
 func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGap bool) (*Result, error) {
 	start := time.Now()
+	cp := newCheckpointer(s.Checkpoint, nil)
+	defer cp.close()
 	ws := newWorkingSet(dim, s.C)
 	var props []structpred.Constraint
 	st := Stats{}
@@ -289,7 +299,16 @@ func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGa
 		if st.Converged {
 			break
 		}
+		if st.Iterations < s.MaxIterations && cp.due(st.Iterations) {
+			if err := cp.at(st.Iterations, ws.w); err != nil {
+				return nil, err
+			}
+		}
 	}
+	if err := cp.at(st.Iterations, ws.w); err != nil {
+		return nil, err
+	}
+	cp.record(&st)
 	return &Result{W: ws.w, Stats: st}, nil
 }
 
@@ -489,8 +508,9 @@ func cuttingPlaneTrainer[Y any](name, summary, c string, sep func(Model[Y], floa
 				_, err := sep(m, p.Epsilon)
 				return err
 			},
-			train: func(ctx context.Context, m Model[Y], p CuttingPlaneParams) (*Result, error) {
+			train: func(ctx context.Context, m Model[Y], p CuttingPlaneParams, o options) (*Result, error) {
 				s := p.settings(m.Len())
+				s.Checkpoint = o.checkpoint
 				oracle, err := sep(m, s.Epsilon)
 				if err != nil {
 					return nil, err

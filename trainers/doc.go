@@ -60,6 +60,16 @@
 // and the meaning of its C; adding a trainer is a new file plus one line in
 // registry.go.
 //
+// # Checkpoints
+//
+// A caller that plots accuracy against training time passes
+// WithCheckpoints(f) to Train: every trainer then calls f with the weights
+// it would return if stopped there and its own CPU time so far (the hook's
+// excluded), after every epoch of an online trainer and at geometrically
+// spaced iterations of the cutting-plane solvers and L-BFGS, the last call
+// at the returned weights (see CheckpointFunc). Checkpoints observe and
+// never steer: the result is bit-identical with or without a hook.
+//
 // Trainers see models only through the capability interfaces of
 // capabilities.go (Model, LossAugmentedDecoder, ...), which models implement
 // without importing this package; a trainer whose model lacks a capability

@@ -70,8 +70,8 @@ func entropyMarginTrainer[Y any]() Trainer[Y] {
 			}
 			return needs[LogLinear[Y]](EntropyMarginName, "a log partition function and marginals", m)
 		},
-		train: func(ctx context.Context, m Model[Y], p EntropyMarginParams) (*Result, error) {
-			s := CRFSettings{Beta: p.Beta, Rescaling: p.Rescaling, C: p.PerExample(m.Len()), MaxIterations: p.MaxIterations}
+		train: func(ctx context.Context, m Model[Y], p EntropyMarginParams, o options) (*Result, error) {
+			s := CRFSettings{Beta: p.Beta, Rescaling: p.Rescaling, C: p.PerExample(m.Len()), MaxIterations: p.MaxIterations, Checkpoint: o.checkpoint}
 			if p.LossScale != nil {
 				s.LossScale = *p.LossScale
 			}

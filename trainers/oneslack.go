@@ -45,6 +45,8 @@ const (
 // free.
 func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Result, error) {
 	start := time.Now()
+	cp := newCheckpointer(s.Checkpoint, nil)
+	defer cp.close()
 	groups := sep.Groups()
 	epsJoint := s.Epsilon * float64(groups)
 	o := &oneSlackRun{
@@ -90,6 +92,11 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Resu
 		if s.Progress != nil && st.Iterations < s.MaxIterations {
 			s.Progress(st)
 		}
+		if st.Iterations < s.MaxIterations && cp.due(st.Iterations) {
+			if err := cp.at(st.Iterations, o.qp.w); err != nil {
+				return nil, err
+			}
+		}
 	}
 	// The true slacks at the final w: from the converging oracle pass when
 	// its oracle is exact, else from a certifying pass; either way no lower
@@ -115,6 +122,10 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Resu
 	if s.Progress != nil {
 		s.Progress(st)
 	}
+	if err := cp.at(st.Iterations, w); err != nil {
+		return nil, err
+	}
+	cp.record(&st)
 	return &Result{W: w, Stats: st}, nil
 }
 

@@ -60,6 +60,10 @@ type OnlineSettings struct {
 	// Progress, if non-nil, is called after every epoch with the epoch
 	// number (from 1) and the number of updates it made.
 	Progress func(epoch, updates int)
+	// Checkpoint, if non-nil, is called after every epoch with the weights
+	// training would return then (the average so far when averaging), the
+	// last time after the trainer's final step (see CheckpointFunc).
+	Checkpoint CheckpointFunc
 }
 
 // DefaultEpochs is the number of passes an online trainer makes when
@@ -121,13 +125,23 @@ func trainOnline[Y any](ctx context.Context, a onlineAlgo[Y], m Model[Y], s Onli
 	if err := a.validSettings(s); err != nil {
 		return nil, err
 	}
-	res, err := runOnline(ctx, a.name, m, s, a.step(m, s), a.converges, hook)
-	if err != nil || a.finish == nil {
-		return res, err
-	}
-	if err := a.finish(m, s, res); err != nil {
+	cp := newCheckpointer(s.Checkpoint, nil)
+	defer cp.close()
+	res, err := runOnline(ctx, a.name, m, s, a.step(m, s), a.converges, hook, cp)
+	if err != nil {
 		return nil, err
 	}
+	if a.finish != nil {
+		if err := a.finish(m, s, res); err != nil {
+			return nil, err
+		}
+	}
+	// The last checkpoint comes after finish, so that its time is the
+	// whole training's.
+	if err := cp.at(res.Iterations, res.W); err != nil {
+		return nil, err
+	}
+	cp.record(&res.Stats)
 	return res, nil
 }
 
@@ -172,8 +186,10 @@ func onlineTrainer[Y any, P params[P]](a onlineAlgo[Y], summary, c string, setti
 	return entry[Y, P]{
 		name: a.name, summary: summary, c: c,
 		check: func(m Model[Y], _ P) error { return a.check(m) },
-		train: func(ctx context.Context, m Model[Y], p P) (*Result, error) {
-			return trainOnline(ctx, a, m, settings(p, m.Len()), nil)
+		train: func(ctx context.Context, m Model[Y], p P, o options) (*Result, error) {
+			s := settings(p, m.Len())
+			s.Checkpoint = o.checkpoint
+			return trainOnline(ctx, a, m, s, nil)
 		},
 	}
 }
@@ -265,6 +281,15 @@ func (st *onlineState) weights() []float64 {
 	return w
 }
 
+// result returns what training returns if it stops now: the average when
+// averaging, else the current weights (a fresh slice).
+func (st *onlineState) result() []float64 {
+	if st.averaged {
+		return st.average()
+	}
+	return st.weights()
+}
+
 // average returns the average of the weights after every step so far (the
 // current w if there was none).
 func (st *onlineState) average() []float64 {
@@ -283,8 +308,9 @@ func (st *onlineState) average() []float64 {
 // freshly shuffled order, one step per instance, early stop (if converges:
 // the perceptron and MIRA) after a pass without updates. hook, if non-nil, sees
 // the current weights after every step (tests use it to check the lazy
-// average).
-func runOnline[Y any](ctx context.Context, trainer string, m Model[Y], s OnlineSettings, step onlineStep, converges bool, hook func(w []float64)) (*Result, error) {
+// average); cp sees the weights training would return after every epoch but
+// the last, which the caller reports.
+func runOnline[Y any](ctx context.Context, trainer string, m Model[Y], s OnlineSettings, step onlineStep, converges bool, hook func(w []float64), cp *checkpointer) (*Result, error) {
 	start := time.Now()
 	n := m.Len()
 	st := newOnlineState(m.Dim(), s.Average == AverageOn)
@@ -323,13 +349,13 @@ func runOnline[Y any](ctx context.Context, trainer string, m Model[Y], s OnlineS
 			stats.Converged = true
 			break
 		}
+		if cp != nil && stats.Iterations < s.Epochs {
+			if err := cp.at(stats.Iterations, st.result()); err != nil {
+				return nil, err
+			}
+		}
 	}
-	var w []float64
-	if st.averaged {
-		w = st.average()
-	} else {
-		w = st.weights()
-	}
+	w := st.result()
 	for _, x := range w {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, fmt.Errorf("%s: weights: %w", trainer, ErrNotFinite)

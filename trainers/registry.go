@@ -20,7 +20,9 @@ type Trainer[Y any] interface {
 	// is validated.
 	Check(m Model[Y], v Values) error
 	// Train trains m with params v (absent params take their defaults).
-	Train(ctx context.Context, m Model[Y], v Values) (*Result, error)
+	// Options (e.g. WithCheckpoints) change what the caller observes,
+	// never the result.
+	Train(ctx context.Context, m Model[Y], v Values, opts ...Option) (*Result, error)
 	// Resolve returns v with every param the trainer accepts at the value
 	// training uses (defaults filled in; a required param absent from v
 	// stays at its zero value). It fails only on a key the trainer does not
@@ -54,13 +56,14 @@ func Lookup[Y any](name string) (Trainer[Y], error) {
 	return nil, fmt.Errorf("unknown trainer %q (known: %v)", name, Names())
 }
 
-// Train trains m with the trainer called name and params v.
-func Train[Y any](ctx context.Context, name string, m Model[Y], v Values) (*Result, error) {
+// Train trains m with the trainer called name and params v (see
+// Trainer.Train for opts).
+func Train[Y any](ctx context.Context, name string, m Model[Y], v Values, opts ...Option) (*Result, error) {
 	t, err := Lookup[Y](name)
 	if err != nil {
 		return nil, err
 	}
-	return t.Train(ctx, m, v)
+	return t.Train(ctx, m, v, opts...)
 }
 
 // Check reports whether the trainer called name can train m with params v
@@ -148,7 +151,7 @@ type entry[Y any, P params[P]] struct {
 	// c says what C means for this trainer ("" if it has none).
 	c     string
 	check func(m Model[Y], p P) error
-	train func(ctx context.Context, m Model[Y], p P) (*Result, error)
+	train func(ctx context.Context, m Model[Y], p P, o options) (*Result, error)
 }
 
 func (e entry[Y, P]) Spec() Spec {
@@ -176,7 +179,7 @@ func (e entry[Y, P]) Check(m Model[Y], v Values) error {
 	return e.check(m, p.Resolved())
 }
 
-func (e entry[Y, P]) Train(ctx context.Context, m Model[Y], v Values) (*Result, error) {
+func (e entry[Y, P]) Train(ctx context.Context, m Model[Y], v Values, opts ...Option) (*Result, error) {
 	p, err := e.params(v)
 	if err != nil {
 		return nil, err
@@ -184,7 +187,7 @@ func (e entry[Y, P]) Train(ctx context.Context, m Model[Y], v Values) (*Result, 
 	if err := e.check(m, p); err != nil {
 		return nil, err
 	}
-	return e.train(ctx, m, p)
+	return e.train(ctx, m, p, collectOptions(opts))
 }
 
 func (e entry[Y, P]) Validate(v Values) error {

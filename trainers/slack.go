@@ -122,8 +122,9 @@ func slackTrainer[Y any]() Trainer[Y] {
 				_, err := newSlackSeparatorFor(m, p.Epsilon, p.Criterion)
 				return err
 			},
-			train: func(ctx context.Context, m Model[Y], p SlackParams) (*Result, error) {
+			train: func(ctx context.Context, m Model[Y], p SlackParams, o options) (*Result, error) {
 				s := p.settings(m.Len())
+				s.Checkpoint = o.checkpoint
 				oracle, err := newSlackSeparatorFor(m, s.Epsilon, p.Criterion)
 				if err != nil {
 					return nil, err

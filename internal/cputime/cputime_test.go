@@ -1,8 +1,10 @@
 package cputime
 
 import (
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 )
 
 func spin(n int) float64 {
@@ -39,4 +41,36 @@ func TestCounterSumsGoroutines(t *testing.T) {
 	if c.Total() < 2*one.Total() {
 		t.Errorf("four goroutines summed to %v, one alone took %v", c.Total(), one.Total())
 	}
+}
+
+// A measurement in progress counts in Total before it ends: a goroutine
+// that measures one long piece of work is seen while it works.
+func TestCounterSeesLiveMeasurement(t *testing.T) {
+	if _, ok := Thread(); !ok {
+		t.Skip("no thread CPU clock on this platform")
+	}
+	var c Counter
+	seen := make(chan struct{})
+	done := make(chan float64)
+	go c.Measure(func() {
+		x := 0.0
+		for {
+			select {
+			case <-seen:
+				done <- x
+				return
+			default:
+				x += spin(10_000)
+			}
+		}
+	})
+	deadline := time.Now().Add(time.Minute) // only a broken clock waits that long
+	for c.Total() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("Total stayed 0 while a measurement was running")
+		}
+		runtime.Gosched()
+	}
+	close(seen)
+	<-done
 }
