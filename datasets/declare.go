@@ -166,7 +166,8 @@ type Loaded struct {
 	Repairs []*ParseError
 	// Treebank holds the trees of a treebank (format conllu), in the
 	// order of Corpus.Sequences, whose Tokens are the words, Labels each
-	// word's head (0 = the root) and Columns the fine tags.
+	// word's head (0 = the root) and Columns the fine tags, then the
+	// coarse ones.
 	Treebank *Treebank
 }
 
@@ -259,7 +260,7 @@ func loadTreebanks(dir, source string, d Declaration) (*Loaded, error) {
 		}
 		for _, t := range tb.Trees {
 			l.Treebank.Trees = append(l.Treebank.Trees, t)
-			l.Sequences = append(l.Sequences, structpred.Sequence{ID: t.ID, Tokens: t.Words, Labels: t.Heads[1:], Columns: [][]string{t.POS}})
+			l.Sequences = append(l.Sequences, structpred.Sequence{ID: t.ID, Tokens: t.Words, Labels: t.Heads[1:], Columns: [][]string{t.POS, t.CPOS}})
 			if ids[i] >= 0 {
 				l.Parts = append(l.Parts, ids[i])
 			}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/maxmargin/repro/datasets"
@@ -55,13 +56,14 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 			features: cfg.featuresOf(i).resolved()}
 		fopt := d.features.extractOptions()
 		columns := extraColumns(decl)
+		coarse := hasCoarseTags(corpus.Sequences)
 		for _, s := range corpus.Sequences {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			switch cfg.Features.Kind {
 			case FeaturesDependency:
-				d.arcs = append(d.arcs, features.NewDependency(s.Tokens, s.Columns[0]))
+				d.arcs = append(d.arcs, features.NewDependency(s.Tokens, s.Columns[0], coarseTags(s, coarse)))
 				continue
 			case FeaturesNER:
 				for len(columns) < len(s.Columns) { // undeclared columns: c1, c2, ...
@@ -111,6 +113,28 @@ func loadDataset(spec DatasetSpec, opt Options) (*datasets.Loaded, error) {
 		return &datasets.Loaded{Corpus: c}, nil
 	}
 	return datasets.Load(opt.DataDir, opt.DataSource, spec.declaration())
+}
+
+// hasCoarseTags reports whether a treebank's sentences carry coarse tags
+// (their second column) that differ from the fine ones (the first) for
+// some word: only then do arc features get the coarse templates, which
+// would otherwise repeat the fine ones (Danish DDT's XPOS is "_", read as
+// its UPOS).
+func hasCoarseTags(seqs []structpred.Sequence) bool {
+	for _, s := range seqs {
+		if len(s.Columns) > 1 && !slices.Equal(s.Columns[0], s.Columns[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// coarseTags returns a sentence's coarse tags if the treebank has them.
+func coarseTags(s structpred.Sequence, coarse bool) []string {
+	if !coarse {
+		return nil
+	}
+	return s.Columns[1]
 }
 
 // corpusHash fingerprints a corpus's content (tokens, labels, segments, extra

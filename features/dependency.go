@@ -20,7 +20,12 @@ import (
 //
 // where w is a word (lower-cased) and p its fine tag. Words longer than 5
 // characters also give the unigram and bigram templates again with their
-// 5-character prefixes in place of the words, as MSTParser does. Every
+// 5-character prefixes in place of the words, as MSTParser does. Given
+// coarse tags (CoNLL's CPOSTAG, CoNLL-U's UPOS), every template with a tag
+// in it, except the prefix ones, is emitted once more with the coarse tags
+// in place of the fine ones, as MSTParser does for CoNLL input (its "CPOS"
+// linear features and "HCA" head-child features): fine tags that carry
+// morphology (Talbanken's NN|UTR|SIN|IND|NOM) are too sparse alone. Every
 // feature is emitted twice: alone, and conjoined with the arc's direction
 // and its length bucketed (1, 2, 3, 4, 5, 6–10, > 10). Features are
 // 64-bit hashes of the template name and its parts (collisions are
@@ -28,17 +33,24 @@ import (
 // same in every process), so that the (n+1)·n arcs of a sentence need no
 // strings.
 type Dependency struct {
-	words []string // index 0 is the root
-	pre5  []string // 5-character prefixes ("" if the word is not longer)
-	tags  []string
+	words  []string // index 0 is the root
+	pre5   []string // 5-character prefixes ("" if the word is not longer)
+	tags   []string
+	coarse []string // nil without coarse tags
 }
 
-// NewDependency prepares a sentence for arc features; words[i] and tags[i]
-// belong to word i+1.
-func NewDependency(words, tags []string) *Dependency {
+// NewDependency prepares a sentence for arc features; words[i], tags[i]
+// (fine) and coarse[i] belong to word i+1. coarse may be nil (no coarse
+// templates); otherwise it has a tag for every word.
+func NewDependency(words, tags, coarse []string) *Dependency {
 	n := len(words)
 	f := &Dependency{words: make([]string, n+1), pre5: make([]string, n+1), tags: make([]string, n+1)}
 	f.words[0], f.tags[0] = "<root>", "<root>"
+	if coarse != nil {
+		f.coarse = make([]string, n+1)
+		f.coarse[0] = "<root>"
+		copy(f.coarse[1:], coarse)
+	}
 	for i := range words {
 		w := strings.ToLower(words[i])
 		f.words[i+1], f.tags[i+1] = w, tags[i]
@@ -91,43 +103,68 @@ func (f *Dependency) Arc(h, d int, emit func(uint64)) {
 		emit(hash(parts...))
 		emit(hash(append(parts, dd)...))
 	}
-	hw, hp, dw, dp := f.words[h], f.tags[h], f.words[d], f.tags[d]
-	words := func(hw, dw string) {
-		both("hw.hp", hw, hp)
-		both("hw", hw)
-		both("dw.dp", dw, dp)
-		both("dw", dw)
-		both("hw.hp.dw.dp", hw, hp, dw, dp)
-		both("hp.dw.dp", hp, dw, dp)
-		both("hw.dw.dp", hw, dw, dp)
-		both("hw.hp.dp", hw, hp, dp)
-		both("hw.hp.dw", hw, hp, dw)
-		both("hw.dw", hw, dw)
-	}
-	words(hw, dw)
+	hw, dw := f.words[h], f.words[d]
+	both("hw", hw)
+	both("dw", dw)
+	both("hw.dw", hw, dw)
+	f.tagged(f.tags, "", h, d, lo, hi, hw, dw, both)
 	if f.pre5[h] != "" || f.pre5[d] != "" {
 		hw5, dw5 := cmp.Or(f.pre5[h], hw), cmp.Or(f.pre5[d], dw)
-		words("5:"+hw5, "5:"+dw5)
+		hw5, dw5 = "5:"+hw5, "5:"+dw5
+		both("hw", hw5)
+		both("dw", dw5)
+		both("hw.dw", hw5, dw5)
+		wordTag(named(both, ""), hw5, dw5, f.tags[h], f.tags[d])
 	}
-	both("hp", hp)
-	both("dp", dp)
-	both("hp.dp", hp, dp)
+	if f.coarse != nil {
+		f.tagged(f.coarse, "c:", h, d, lo, hi, hw, dw, both)
+	}
+}
+
+// named returns a function emitting, through both, the template name
+// prefixed by kind followed by the template's parts.
+func named(both func(...string), kind string) func(name string, parts ...string) {
+	return func(name string, parts ...string) { both(append([]string{kind + name}, parts...)...) }
+}
+
+// wordTag emits the templates with both a word and a tag in them, for
+// words hw, dw and tags hp, dp.
+func wordTag(emit func(name string, parts ...string), hw, dw, hp, dp string) {
+	emit("hw.hp", hw, hp)
+	emit("dw.dp", dw, dp)
+	emit("hw.hp.dw.dp", hw, hp, dw, dp)
+	emit("hp.dw.dp", hp, dw, dp)
+	emit("hw.dw.dp", hw, dw, dp)
+	emit("hw.hp.dp", hw, hp, dp)
+	emit("hw.hp.dw", hw, hp, dw)
+}
+
+// tagged emits every template of the arc h → d with a tag in it, the tags
+// taken from tags and the template names prefixed by kind ("" for the
+// fine tags, "c:" for the coarse ones).
+func (f *Dependency) tagged(tags []string, kind string, h, d, lo, hi int, hw, dw string, both func(...string)) {
+	emit := named(both, kind)
+	hp, dp := tags[h], tags[d]
+	wordTag(emit, hw, dw, hp, dp)
+	emit("hp", hp)
+	emit("dp", dp)
+	emit("hp.dp", hp, dp)
 	for b := lo + 1; b < hi; b++ {
-		both("hp.bp.dp", hp, f.tags[b], dp)
+		emit("hp.bp.dp", hp, tags[b], dp)
 	}
 	tag := func(i int) string {
 		switch {
 		case i < 0:
 			return "<s>"
-		case i >= len(f.tags):
+		case i >= len(tags):
 			return "</s>"
 		}
-		return f.tags[i]
+		return tags[i]
 	}
-	both("hp.hp+1.dp-1.dp", hp, tag(h+1), tag(d-1), dp)
-	both("hp-1.hp.dp-1.dp", tag(h-1), hp, tag(d-1), dp)
-	both("hp.hp+1.dp.dp+1", hp, tag(h+1), dp, tag(d+1))
-	both("hp-1.hp.dp.dp+1", tag(h-1), hp, dp, tag(d+1))
+	emit("hp.hp+1.dp-1.dp", hp, tag(h+1), tag(d-1), dp)
+	emit("hp-1.hp.dp-1.dp", tag(h-1), hp, tag(d-1), dp)
+	emit("hp.hp+1.dp.dp+1", hp, tag(h+1), dp, tag(d+1))
+	emit("hp-1.hp.dp.dp+1", tag(h-1), hp, dp, tag(d+1))
 }
 
 // HashIndex numbers feature hashes densely from 0 in first-seen order. The

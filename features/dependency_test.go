@@ -12,7 +12,7 @@ func arcHashes(f *Dependency, h, d int) []uint64 {
 }
 
 func TestDependencyArcFeatures(t *testing.T) {
-	f := NewDependency([]string{"The", "bankruptcy", "ends", "."}, []string{"DT", "NN", "VBZ", "."})
+	f := NewDependency([]string{"The", "bankruptcy", "ends", "."}, []string{"DT", "NN", "VBZ", "."}, nil)
 	if f.Len() != 4 {
 		t.Fatalf("%d words", f.Len())
 	}
@@ -50,7 +50,7 @@ func TestDependencyArcFeatures(t *testing.T) {
 }
 
 func TestDependencyEncodeArcs(t *testing.T) {
-	f := NewDependency([]string{"a", "b", "c"}, []string{"X", "Y", "Z"})
+	f := NewDependency([]string{"a", "b", "c"}, []string{"X", "Y", "Z"}, nil)
 	var x HashIndex
 	heads := []int{-1, 2, 0, 2}
 	f.IndexTree(&x, heads)
@@ -74,5 +74,52 @@ func TestDependencyEncodeArcs(t *testing.T) {
 	// A non-gold arc keeps only the features the gold arcs share with it.
 	if n := len(arcs[1*m+3]); n >= len(arcHashes(f, 1, 3)) {
 		t.Errorf("arc 1→3 keeps %d of %d features", n, len(arcHashes(f, 1, 3)))
+	}
+}
+
+// TestDependencyCoarseTags: given coarse tags, every tag template is emitted
+// again over them (MSTParser's CPOS and HCA features), so arcs whose fine
+// tags differ (morphology in Talbanken's XPOS) still share features; the
+// fine-tag features are those without coarse tags.
+func TestDependencyCoarseTags(t *testing.T) {
+	words := []string{"en", "stor", "bil"}
+	fine := NewDependency(words, []string{"DT|UTR|SIN|IND", "JJ|POS|UTR|SIN|IND|NOM", "NN|UTR|SIN|IND|NOM"}, nil)
+	plural := NewDependency(words, []string{"DT|UTR/NEU|PLU|IND", "JJ|POS|UTR/NEU|PLU|IND|NOM", "NN|UTR|PLU|IND|NOM"}, nil)
+	coarse := NewDependency(words, fine.tags[1:], []string{"DET", "ADJ", "NOUN"})
+	coarsePlural := NewDependency(words, plural.tags[1:], []string{"DET", "ADJ", "NOUN"})
+	for _, tc := range []struct {
+		h, d    int
+		between int
+	}{
+		{3, 1, 1}, // bil → en, over stor
+		{3, 2, 0}, // bil → stor
+		{0, 3, 2}, // root → bil
+	} {
+		f, c := arcHashes(fine, tc.h, tc.d), arcHashes(coarse, tc.h, tc.d)
+		// 7 word-and-tag, 3 tag, 4 around templates and the between ones,
+		// each alone and with direction and distance.
+		if want := len(f) + 2*(7+3+4+tc.between); len(c) != want {
+			t.Errorf("%d→%d: %d features with coarse tags, want %d", tc.h, tc.d, len(c), want)
+		}
+		for _, x := range f {
+			if !slices.Contains(c, x) {
+				t.Errorf("%d→%d: a fine-tag feature is missing with coarse tags", tc.h, tc.d)
+				break
+			}
+		}
+		shared := func(a, b []uint64) (n int) {
+			for _, x := range a {
+				if slices.Contains(b, x) {
+					n++
+				}
+			}
+			return n
+		}
+		// The singular and plural arcs share only word features on fine
+		// tags, and every coarse one besides.
+		sf, sc := shared(f, arcHashes(plural, tc.h, tc.d)), shared(c, arcHashes(coarsePlural, tc.h, tc.d))
+		if sc-sf != 2*(7+3+4+tc.between) {
+			t.Errorf("%d→%d: singular and plural share %d features on fine tags and %d with coarse ones, want %d more", tc.h, tc.d, sf, sc, 2*(7+3+4+tc.between))
+		}
 	}
 }
