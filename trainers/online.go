@@ -286,6 +286,9 @@ func (st *onlineState) average() []float64 {
 // average).
 func runOnline[Y any](ctx context.Context, trainer string, m Model[Y], s OnlineSettings, step onlineStep, converges bool, hook func(w []float64)) (*Result, error) {
 	start := time.Now()
+	if s.Progress == nil {
+		s.Progress = onlineProgress(ctx, start)
+	}
 	n := m.Len()
 	st := newOnlineState(m.Dim(), s.Average == AverageOn)
 	rng := rand.New(rand.NewPCG(s.Seed, 0x6f6e6c696e65)) // "online"
