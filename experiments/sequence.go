@@ -1,31 +1,57 @@
 package experiments
 
 import (
-	"github.com/maxmargin/repro/decoders"
-	"github.com/maxmargin/repro/models/chain"
+	"context"
+
+	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
 )
 
 // TaskSequence labels every token with a linear-chain model (Sarawagi &
 // Gupta, section 4.3.1): token error and span F1.
-const TaskSequence = "sequence"
+const TaskSequence = tagger.Sequence
 
-// sequenceTask binds the chain model. The loss is the paper's Hamming loss,
-// stated here rather than left to chain.New's zero-value default.
+// sequenceTask binds package tagger's sequence model (models/chain with
+// the paper's Hamming loss): units train and predict as `repro train` and
+// `repro tag` do.
 func sequenceTask() Task {
-	return binding[chain.Instance, []int]{
-		name: TaskSequence,
-		instance: func(d *preparedData, i int, attrs [][]int32) chain.Instance {
-			return chain.Instance{Attrs: attrs, Labels: d.seqs[i].Labels}
+	return binding[tagger.Prediction]{
+		name:    TaskSequence,
+		prepare: prepareTagger(TaskSequence),
+		score: func(s *scoreSheet, d *preparedData, i int, pred tagger.Prediction) error {
+			return s.labels(d.seqs[i].Labels, pred.Labels)
 		},
-		model: func(train []chain.Instance, numAttrs int, d *preparedData, u unitSpec) (predictor[chain.Instance, []int], error) {
-			return chain.New(train, numAttrs, len(d.labels), u.Features.Edges, decoders.Hamming(len(d.labels)))
-		},
-		score: func(s *scoreSheet, x chain.Instance, pred []int) error {
-			return s.labels(x.Labels, pred)
-		},
-		probe: func() (trainers.Model[[]int], error) {
-			return chain.New(nil, 1, 2, true, decoders.Hamming(2))
-		},
+		supports: func(trainer string, v trainers.Values) error { return tagger.Supports(TaskSequence, trainer, v) },
 	}
+}
+
+// taggerFitting is a unit's training through package tagger.
+type taggerFitting struct {
+	t *tagger.Training
+	d *preparedData
+}
+
+// prepareTagger prepares a unit of a tagger task: the training part's
+// attributes (extracted once per dataset) indexed with the unit's cut-off,
+// the model over them with the unit's edges and segmentation settings.
+func prepareTagger(task string) func(d *preparedData, u unitSpec, v trainers.Values, train []int) (fitting[tagger.Prediction], error) {
+	return func(d *preparedData, u unitSpec, v trainers.Values, train []int) (fitting[tagger.Prediction], error) {
+		opt := tagger.Options{
+			Task: task, Features: u.Features.tagger(d.columns), Trainer: u.Trainer, Params: v,
+			SegmentQuantile: u.SegmentQuantile, SegmentLoss: u.SegmentLoss.of(len(d.labels)),
+		}
+		t, err := tagger.Prepare(d.labels, pick(d.seqs, train), pick(d.attrs, train), opt)
+		if err != nil {
+			return nil, err
+		}
+		return taggerFitting{t: t, d: d}, nil
+	}
+}
+
+func (f taggerFitting) fit(ctx context.Context) (func(int) tagger.Prediction, *trainers.Result, error) {
+	m, res, err := f.t.Fit(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return func(i int) tagger.Prediction { return m.PredictAttributes(f.d.attrs[i]) }, res, nil
 }
