@@ -207,7 +207,10 @@ func decodePayload(gz []byte) (*Model, error) {
 	if h.Attributes < 0 || h.Weights < 0 {
 		return nil, fmt.Errorf("header: negative counts (%d attributes, %d weights)", h.Attributes, h.Weights)
 	}
-	index := features.NewIndex()
+	// Counts from the header only bound what is read, never what is
+	// allocated up front, so that a wrong count cannot make the reader
+	// allocate more than the file holds.
+	var names []string
 	for a := range h.Attributes {
 		n, err := readLength(r, maxAttributeBytes, "attribute")
 		if err != nil {
@@ -217,19 +220,15 @@ func decodePayload(gz []byte) (*Model, error) {
 		if _, err := io.ReadFull(r, name); err != nil {
 			return nil, fmt.Errorf("attribute %d: %w", a, unexpected(err))
 		}
-		if id := index.Add(string(name)); int(id) != a {
-			return nil, fmt.Errorf("attribute %d %q repeats attribute %d", a, name, id)
-		}
+		names = append(names, string(name))
 	}
-	// The weights are read as they come, so that a wrong count in the
-	// header cannot make the reader allocate more than the file holds.
-	var weights []float64
-	var word [8]byte
-	for j := range h.Weights {
-		if _, err := io.ReadFull(r, word[:]); err != nil {
-			return nil, fmt.Errorf("weight %d of %d: %w", j, h.Weights, unexpected(err))
-		}
-		weights = append(weights, math.Float64frombits(binary.LittleEndian.Uint64(word[:])))
+	index, err := features.IndexOf(names)
+	if err != nil {
+		return nil, err
+	}
+	weights, err := readWeights(r, h.Weights)
+	if err != nil {
+		return nil, err
 	}
 	if _, err := r.ReadByte(); err != io.EOF {
 		if err == nil {
@@ -242,13 +241,26 @@ func decodePayload(gz []byte) (*Model, error) {
 		Trainer: h.Trainer, Params: h.Params, DataHash: h.DataHash, Version: h.Version,
 		MaxSegmentLength: h.MaxSegmentLength, Weights: weights, index: index,
 	}
-	if m.Weights == nil {
-		m.Weights = []float64{}
-	}
 	if err := m.check(); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// readWeights reads n little-endian float64s, a buffer at a time.
+func readWeights(r io.Reader, n int) ([]float64, error) {
+	weights := []float64{}
+	buf := make([]byte, 8<<10)
+	for len(weights) < n {
+		chunk := buf[:8*min(n-len(weights), len(buf)/8)]
+		if _, err := io.ReadFull(r, chunk); err != nil {
+			return nil, fmt.Errorf("weights %d.. of %d: %w", len(weights), n, unexpected(err))
+		}
+		for b := chunk; len(b) > 0; b = b[8:] {
+			weights = append(weights, math.Float64frombits(binary.LittleEndian.Uint64(b)))
+		}
+	}
+	return weights, nil
 }
 
 // readLength reads a uvarint length of at most limit.

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/features"
 )
 
 // smallModel trains a perceptron on a small fixture.
@@ -130,6 +133,13 @@ func TestDecodeChecksThePayload(t *testing.T) {
 		{"labels", func(m *Model) { m.Labels = append(slices.Clone(m.Labels), m.Labels[0]) }, "twice"},
 		{"format", func(m *Model) { m.Format.Scheme = "bilou" }, "label encoding"},
 		{"features", func(m *Model) { m.Features.Kind = "pixels" }, "feature kind"},
+		{"label table", func(m *Model) {
+			m.index, m.Features.Edges, m.Weights, m.Labels = features.NewIndex(), false, nil, nil
+			for l := range 300 {
+				m.Labels = append(m.Labels, fmt.Sprint(l))
+			}
+		}, "300 labels, but only 0 weights"},
+		{"segment length", func(m *Model) { m.MaxSegmentLength = 3 }, "no maximum segment length"},
 	} {
 		bad := &Model{
 			Task: m.Task, Features: m.Features, Format: m.Format, Labels: slices.Clone(m.Labels),

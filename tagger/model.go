@@ -32,6 +32,11 @@ const (
 // hundred tokens).
 const maxSegmentLength = 1 << 12
 
+// minLabelTable is the K×K table size the decoders may allocate for any
+// model, however few its weights (so that a model without attributes still
+// loads).
+const minLabelTable = 1 << 16
+
 // Model is a trained model: what a model file stores, and what the
 // experiment runner's sequence and segmentation units predict with. Its
 // methods are safe for concurrent use; its fields must not change once
@@ -196,18 +201,23 @@ func (m *Model) check() error {
 	if m.Task == Segmentation && m.Format.chunked() {
 		return fmt.Errorf("a %s model needs plain labels, not label encoding %s", Segmentation, m.Format.Scheme)
 	}
-	d, err := newDecoder(m.Task, m.index.Len(), len(m.Labels), m.MaxSegmentLength, m.Features.Edges)
-	if err != nil {
-		return err
-	}
-	dim := 0
-	if d.chain != nil {
-		dim = d.chain.Dim()
-	} else {
-		dim = d.segment.Dim()
+	a, k := m.index.Len(), len(m.Labels)
+	dim := chain.Dim(a, k, m.Features.Edges)
+	if m.Task == Segmentation {
+		dim = segment.Dim(a, k, m.Features.Edges)
 	}
 	if len(m.Weights) != dim {
-		return fmt.Errorf("%d weights, but a %s model of %d attributes and %d labels has %d", len(m.Weights), m.Task, m.index.Len(), len(m.Labels), dim)
+		return fmt.Errorf("%d weights, but a %s model of %d attributes and %d labels has %d", len(m.Weights), m.Task, a, k, dim)
+	}
+	// The decoders hold K×K tables. A trained model has far more weights
+	// than that (every attribute has K), so this refuses only a file whose
+	// labels and weights disagree, before it could allocate without bound.
+	if k*k > max(dim, minLabelTable) {
+		return fmt.Errorf("%d labels, but only %d weights", k, dim)
+	}
+	d, err := newDecoder(m.Task, a, k, m.MaxSegmentLength, m.Features.Edges)
+	if err != nil {
+		return err
 	}
 	for j, w := range m.Weights {
 		if math.IsNaN(w) || math.IsInf(w, 0) {

@@ -16,7 +16,7 @@ func TestTagTextLayouts(t *testing.T) {
 	m := trainText(t, nerFixture(5, 60, "iob2"), Format{}, Options{})
 	for _, tc := range []struct {
 		name, in, want, err string
-		missing            []string
+		missing             []string
 	}{
 		{name: "bare", in: "John\nSmith\nvisited\nParis\n\nAcme\n", want: "John B-PER\nSmith I-PER\nvisited O\nParis B-LOC\n\nAcme B-ORG\n", missing: []string{"c1"}},
 		{name: "unlabelled", in: "John NNP\nvisited X\nOslo NNP\n", want: "John NNP B-PER\nvisited X O\nOslo NNP B-LOC\n"},
