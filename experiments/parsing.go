@@ -43,7 +43,7 @@ func parsingTask() Task {
 			if err != nil {
 				return err
 			}
-			return canTrain(trainer, v, probe)
+			return trainers.Check(trainer, probe, v)
 		},
 	}
 }

@@ -120,13 +120,6 @@ func KnownTasks() []string {
 	return names
 }
 
-// canTrain reports whether probe, an empty model of a task, serves the
-// trainer with params v (e.g. entropy-margin with slack rescaling needs a
-// slack-rescaled partition function, which not every model has).
-func canTrain[Y any](trainer string, v trainers.Values, probe trainers.Model[Y]) error {
-	return trainers.Check(trainer, probe, v)
-}
-
 // dispatchUnit runs a unit with its task.
 func dispatchUnit(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
 	t, ok := tasks()[u.Task]

@@ -66,9 +66,6 @@ func (m *Model) Evaluate(ctx context.Context, d *Data) (*Evaluation, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if len(s.Columns) != len(m.Format.conllExtras()) {
-			return nil, fmt.Errorf("%s: %d extra columns, the model's format %d", s.ID, len(s.Columns), len(m.Format.conllExtras()))
-		}
 		truth := make([]int, len(s.Labels))
 		for t, l := range s.Labels {
 			truth[t] = ids[d.Corpus.Labels[l]]
@@ -99,15 +96,6 @@ func (m *Model) Evaluate(ctx context.Context, d *Data) (*Evaluation, error) {
 		}
 	}
 	return e, nil
-}
-
-// conllExtras returns the positions of the extra columns (none for Cora).
-func (f Format) conllExtras() []int {
-	if f.Kind != FormatCoNLL {
-		return nil
-	}
-	_, _, extras, _ := f.conll().Layout(0)
-	return extras
 }
 
 // relabel maps segments labelled by the ids of names onto ids.

@@ -36,7 +36,9 @@ type Format struct {
 	// as many as on the first token line, named word, c1, c2, ..., label.
 	Columns []string `json:"columns,omitempty"`
 	// Scheme is the label encoding (iob1, iob2, ioe1, ioe2, iobes, or none
-	// for plain labels); empty: detected (see [DetectScheme]).
+	// for plain labels); empty: detected (of iob2, iob1, iobes,
+	// ioe2 and ioe1, in this order of preference, the one that reads every
+	// tag with the fewest broken rules; none if no encoding reads every tag).
 	Scheme string `json:"label_encoding,omitempty"`
 	// Charset is the text encoding, utf-8 (default) or latin-1.
 	Charset string `json:"charset,omitempty"`
@@ -138,7 +140,7 @@ func parseCoNLL(text []byte, name string, f Format) (*Data, error) {
 	}
 	f.Charset = string(enc)
 	if f.Scheme == "" {
-		f.Scheme = string(DetectScheme(text, f.conll()))
+		f.Scheme = string(detectScheme(text, f.conll()))
 	}
 	sc, err := datasets.ParseScheme(f.Scheme)
 	if err != nil {
@@ -193,19 +195,19 @@ func looksLikeCora(text []byte) bool {
 	return false
 }
 
-// detectOrder is the order in which DetectScheme prefers label encodings
+// detectOrder is the order in which detectScheme prefers label encodings
 // that read a file equally well (IOB1 and IOE1 files without B- or E- tags
 // are valid in both, and decode to the same chunks).
 func detectOrder() []datasets.Scheme {
 	return []datasets.Scheme{datasets.IOB2, datasets.IOB1, datasets.IOBES, datasets.IOE2, datasets.IOE1}
 }
 
-// DetectScheme returns the label encoding of a column file in layout f: of
+// detectScheme returns the label encoding of a column file in layout f: of
 // iob2, iob1, iobes, ioe2 and ioe1 (in this order of preference), the one
 // under which every tag is O or PREFIX-TYPE and the fewest tags break the
 // encoding's rules; none (plain labels) when no encoding reads every tag.
 // Lines that do not fit the layout are left to the reader to report.
-func DetectScheme(text []byte, f datasets.CoNLLFormat) datasets.Scheme {
+func detectScheme(text []byte, f datasets.CoNLLFormat) datasets.Scheme {
 	sentences := labelColumn(text, f)
 	best, fewest := datasets.Plain, -1
 	for _, sc := range detectOrder() {
