@@ -13,6 +13,7 @@ import (
 	"github.com/maxmargin/repro/models/chain"
 	"github.com/maxmargin/repro/models/segment"
 	"github.com/maxmargin/repro/structpred"
+	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -39,7 +40,7 @@ func benchSegmentModel(b *testing.B) *segment.Model {
 	set := encode(d, idx, train, func(a [][]int32, s structpred.Sequence) segment.Instance {
 		return segment.Instance{Attrs: a, Segments: s.Segments}
 	})
-	maxLen, err := segment.MaxSegmentLength(set, defaultSegmentQuantile, 0)
+	maxLen, err := segment.MaxSegmentLength(set, tagger.DefaultSegmentQuantile, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

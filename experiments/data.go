@@ -29,6 +29,10 @@ type preparedData struct {
 	// features are the settings its attributes were extracted with (and
 	// its units train with).
 	features featureSpec
+	// columns names a column file's declared extra columns, which NER
+	// features conjoin by name (undeclared ones are c1, c2, ... by
+	// position; see tagger.Features).
+	columns []string
 	// arcs, for a treebank, prepare each sentence's arc features (attrs is
 	// then empty: arc features are hashed when a unit encodes them).
 	arcs []*features.Dependency
@@ -54,8 +58,8 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts),
 			chunked:  spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain)),
 			features: cfg.featuresOf(i).resolved()}
-		fopt := d.features.extractOptions()
-		columns := extraColumns(decl)
+		d.columns = extraColumns(decl)
+		text := d.features.tagger(d.columns) // citation and NER features, as package tagger extracts them
 		coarse := hasCoarseTags(corpus.Sequences)
 		for _, s := range corpus.Sequences {
 			if err := ctx.Err(); err != nil {
@@ -65,14 +69,8 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 			case FeaturesDependency:
 				d.arcs = append(d.arcs, features.NewDependency(s.Tokens, s.Columns[0], coarseTags(s, coarse)))
 				continue
-			case FeaturesNER:
-				for len(columns) < len(s.Columns) { // undeclared columns: c1, c2, ...
-					columns = append(columns, fmt.Sprintf("c%d", len(columns)+1))
-				}
-				d.attrs = append(d.attrs, features.NER(s.Tokens, s.Columns, columns, features.NEROptions{Window: d.features.Window, Affixes: d.features.Affixes}))
-				continue
-			case FeaturesCitation:
-				d.attrs = append(d.attrs, features.Extract(s.Tokens, fopt))
+			case FeaturesNER, FeaturesCitation:
+				d.attrs = append(d.attrs, text.Extract(s.Tokens, s.Columns))
 				continue
 			}
 			attrs, err := features.Pixels(s.Tokens, cfg.Features.Degree)

@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"context"
+
 	"github.com/maxmargin/repro/decoders/mst"
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/models/tree"
@@ -15,30 +17,63 @@ const TaskParsing = "parsing"
 // parsingTask binds the tree model to a treebank: arc features of McDonald
 // et al. (2005) indexed on the training trees' arcs, as MSTParser builds
 // its alphabet, Chu-Liu/Edmonds decoding (non-projective, any number of
-// root children, the CoNLL-X convention).
+// root children, the CoNLL-X convention). Parsing models have no model
+// file (yet): the trained tree model predicts with its weights directly.
 func parsingTask() Task {
-	return binding[tree.Instance, []int]{
+	return binding[[]int]{
 		name: TaskParsing,
-		index: func(d *preparedData, train []int, _ unitSpec) (func(i int) [][]int32, int) {
-			var x features.HashIndex
+		prepare: func(d *preparedData, u unitSpec, v trainers.Values, train []int) (fitting[[]int], error) {
+			f := &parsingFitting{d: d, trainer: u.Trainer, params: v}
 			for _, i := range train {
-				d.arcs[i].IndexTree(&x, d.heads(i))
+				d.arcs[i].IndexTree(&f.index, d.heads(i))
 			}
-			return func(i int) [][]int32 { return d.arcs[i].EncodeArcs(&x) }, x.Len()
+			data := make([]tree.Instance, len(train))
+			for j, i := range train {
+				data[j] = f.instance(i)
+			}
+			var err error
+			f.model, err = tree.New(data, f.index.Len(), mst.Decoder{})
+			return f, err
 		},
-		instance: func(d *preparedData, i int, arcs [][]int32) tree.Instance {
-			return tree.Instance{N: len(d.seqs[i].Tokens), Arcs: arcs, Heads: d.heads(i)}
+		score: func(s *scoreSheet, d *preparedData, i int, pred []int) error {
+			return s.labels(d.seqs[i].Labels, pred[1:])
 		},
-		model: func(train []tree.Instance, numAttrs int, _ *preparedData, _ unitSpec) (predictor[tree.Instance, []int], error) {
-			return tree.New(train, numAttrs, mst.Decoder{})
-		},
-		score: func(s *scoreSheet, x tree.Instance, pred []int) error {
-			return s.labels(x.Heads[1:], pred[1:])
-		},
-		probe: func() (trainers.Model[[]int], error) {
-			return tree.New(nil, 1, mst.Decoder{})
+		supports: func(trainer string, v trainers.Values) error {
+			probe, err := tree.New(nil, 1, mst.Decoder{})
+			if err != nil {
+				return err
+			}
+			return trainers.Check(trainer, probe, v)
 		},
 	}
+}
+
+// parsingFitting is a parsing unit's training: the arc index of the
+// training trees and the tree model over them.
+type parsingFitting struct {
+	d       *preparedData
+	index   features.HashIndex
+	model   *tree.Model
+	trainer string
+	params  trainers.Values
+}
+
+// instance encodes treebank item i's arcs through the index.
+func (f *parsingFitting) instance(i int) tree.Instance {
+	return tree.Instance{N: len(f.d.seqs[i].Tokens), Arcs: f.d.arcs[i].EncodeArcs(&f.index), Heads: f.d.heads(i)}
+}
+
+func (f *parsingFitting) fit(ctx context.Context, opts ...trainers.Option) (func(int) []int, *trainers.Result, error) {
+	res, err := trainers.Train(ctx, f.trainer, f.model, f.params, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	predict, err := f.predictAt(res.W)
+	return predict, res, err
+}
+
+func (f *parsingFitting) predictAt(w []float64) (func(int) []int, error) {
+	return func(i int) []int { return f.model.Predict(f.instance(i), w) }, nil
 }
 
 // heads returns treebank item i's gold heads in decoders/mst's layout

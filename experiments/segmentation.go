@@ -2,20 +2,13 @@ package experiments
 
 import (
 	"github.com/maxmargin/repro/decoders/semimarkov"
-	"github.com/maxmargin/repro/models/segment"
-	"github.com/maxmargin/repro/structpred"
+	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
 )
 
 // TaskSegmentation labels whole segments with a semi-Markov model (Sarawagi
 // & Gupta, section 4.3.2).
-const TaskSegmentation = "segmentation"
-
-// defaultSegmentQuantile sets the maximum segment length L to the length
-// that covers 99% of the training segments; longer true segments stay in
-// the training truth (the model scores them exactly) but can never be
-// predicted, and their number is recorded with each unit.
-const defaultSegmentQuantile = 0.99
+const TaskSegmentation = tagger.Segmentation
 
 // of returns the loss over k labels: the paper's unit penalties (nil), or
 // the config's for every label.
@@ -35,47 +28,34 @@ func (l *segmentLoss) of(k int) semimarkov.Loss {
 	return loss
 }
 
-// segmentationTask binds the semi-Markov model: token error on the induced
-// labels, span F1 over exact segments, and the section 4.3.2 segment error
-// (see metrics.Counts.SegmentError). The loss is section 4.3.2's (unit
-// precision, recall and misclassification penalties), stated here rather
-// than left to segment.New's zero-value default.
+// segmentationTask binds package tagger's segmentation model: token error
+// on the induced labels, span F1 over exact segments, and the section
+// 4.3.2 segment error (see metrics.Counts.SegmentError). The loss is
+// section 4.3.2's (unit precision, recall and misclassification
+// penalties) unless the config sets one; the maximum segment length covers
+// the unit's quantile of the training segments (tagger.DefaultSegmentQuantile
+// unless set), and the longer ones are counted with each unit.
 func segmentationTask() Task {
-	type segs = []structpred.Segment
-	return binding[segment.Instance, segs]{
-		name: TaskSegmentation,
-		instance: func(d *preparedData, i int, attrs [][]int32) segment.Instance {
-			return segment.Instance{Attrs: attrs, Segments: d.seqs[i].Segments}
+	return binding[tagger.Prediction]{
+		name:    TaskSegmentation,
+		prepare: prepareTagger(TaskSegmentation),
+		score: func(s *scoreSheet, d *preparedData, i int, pred tagger.Prediction) error {
+			return s.segments(d.seqs[i].Segments, pred.Segments, len(d.seqs[i].Tokens))
 		},
-		model: func(train []segment.Instance, numAttrs int, d *preparedData, u unitSpec) (predictor[segment.Instance, segs], error) {
-			q := u.SegmentQuantile
-			if q == 0 {
-				q = defaultSegmentQuantile
-			}
-			maxLen, err := segment.MaxSegmentLength(train, q, 0)
-			if err != nil {
-				return nil, err
-			}
-			return segment.New(train, numAttrs, len(d.labels), maxLen, u.Features.Edges, u.SegmentLoss.of(len(d.labels)))
-		},
-		score: func(s *scoreSheet, x segment.Instance, pred segs) error {
-			return s.segments(x.Segments, pred, len(x.Attrs))
-		},
-		finish: func(out *unitResult, s *scoreSheet, p predictor[segment.Instance, segs], eval []segment.Instance) {
-			m := p.(*segment.Model)
+		finish: func(out *unitResult, s *scoreSheet, f fitting[tagger.Prediction], d *preparedData, eval []int) {
+			t := f.(taggerFitting).t
+			maxLen := t.MaxSegmentLength()
 			longEval := 0
-			for _, x := range eval {
-				for _, s := range x.Segments {
-					if s.Len() > m.MaxLen() {
+			for _, i := range eval {
+				for _, s := range d.seqs[i].Segments {
+					if s.Len() > maxLen {
 						longEval++
 					}
 				}
 			}
 			out.SegmentError = s.counts.SegmentError()
-			out.MaxSegmentLength, out.LongTrainSegments, out.LongEvalSegments = m.MaxLen(), m.LongSegments(), longEval
+			out.MaxSegmentLength, out.LongTrainSegments, out.LongEvalSegments = maxLen, t.LongSegments(), longEval
 		},
-		probe: func() (trainers.Model[segs], error) {
-			return segment.New(nil, 1, 2, 1, true, semimarkov.DefaultLoss(2))
-		},
+		supports: func(trainer string, v trainers.Values) error { return tagger.Supports(TaskSegmentation, trainer, v) },
 	}
 }

@@ -1,31 +1,24 @@
 package experiments
 
 import (
-	"github.com/maxmargin/repro/decoders"
-	"github.com/maxmargin/repro/models/chain"
+	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
 )
 
 // TaskSequence labels every token with a linear-chain model (Sarawagi &
 // Gupta, section 4.3.1): token error and span F1.
-const TaskSequence = "sequence"
+const TaskSequence = tagger.Sequence
 
-// sequenceTask binds the chain model. The loss is the paper's Hamming loss,
-// stated here rather than left to chain.New's zero-value default.
+// sequenceTask binds package tagger's sequence model (models/chain with
+// the paper's Hamming loss): units train and predict as `repro train` and
+// `repro tag` do.
 func sequenceTask() Task {
-	return binding[chain.Instance, []int]{
-		name: TaskSequence,
-		instance: func(d *preparedData, i int, attrs [][]int32) chain.Instance {
-			return chain.Instance{Attrs: attrs, Labels: d.seqs[i].Labels}
+	return binding[tagger.Prediction]{
+		name:    TaskSequence,
+		prepare: prepareTagger(TaskSequence),
+		score: func(s *scoreSheet, d *preparedData, i int, pred tagger.Prediction) error {
+			return s.labels(d.seqs[i].Labels, pred.Labels)
 		},
-		model: func(train []chain.Instance, numAttrs int, d *preparedData, u unitSpec) (predictor[chain.Instance, []int], error) {
-			return chain.New(train, numAttrs, len(d.labels), u.Features.Edges, decoders.Hamming(len(d.labels)))
-		},
-		score: func(s *scoreSheet, x chain.Instance, pred []int) error {
-			return s.labels(x.Labels, pred)
-		},
-		probe: func() (trainers.Model[[]int], error) {
-			return chain.New(nil, 1, 2, true, decoders.Hamming(2))
-		},
+		supports: func(trainer string, v trainers.Values) error { return tagger.Supports(TaskSequence, trainer, v) },
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -28,82 +27,78 @@ type Task interface {
 	Run(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error)
 }
 
-// predictor is a trained model's side a task needs: the trainers' view of
-// it, and decoding a new instance with given weights.
-type predictor[X, Y any] interface {
-	trainers.Model[Y]
-	Predict(x X, w []float64) Y
+// fitting is one unit's training, ready to run: the task's model over the
+// encoded training part (everything before training, untimed).
+type fitting[Y any] interface {
+	// fit trains with the unit's trainer and params (and the trainers'
+	// options, e.g. checkpoints), and returns the trained model's
+	// prediction of corpus item i. For sequence labelling and segmentation
+	// the trained model is a *tagger.Model, the value a model file stores:
+	// units predict as a saved model would.
+	fit(ctx context.Context, opts ...trainers.Option) (predict func(i int) Y, res *trainers.Result, err error)
+	// predictAt returns the prediction of the model with weights w (a
+	// checkpoint's), as fit would return it had training stopped there.
+	predictAt(w []float64) (predict func(i int) Y, err error)
 }
 
-// binding is what one task contributes to the unit skeleton. X is the
-// model's instance type, Y its output.
-type binding[X, Y any] struct {
+// binding is what one task contributes to the unit skeleton. Y is its
+// prediction of one corpus item.
+type binding[Y any] struct {
 	name string
-	// instance builds corpus item i's model instance from its attributes,
-	// already mapped through the training index.
-	instance func(d *preparedData, i int, attrs [][]int32) X
-	// model builds the trainable model over the training instances.
-	model func(train []X, numAttrs int, d *preparedData, u unitSpec) (predictor[X, Y], error)
-	// score adds one evaluation instance and its prediction to the sheet.
-	score func(s *scoreSheet, x X, pred Y) error
+	// prepare indexes the attributes of the training items only (features
+	// first seen at test time stay unknown) and builds the task's model
+	// over them, to be trained with the unit's trainer and params v.
+	prepare func(d *preparedData, u unitSpec, v trainers.Values, train []int) (fitting[Y], error)
+	// score adds corpus item i and its prediction to the sheet.
+	score func(s *scoreSheet, d *preparedData, i int, pred Y) error
 	// finish, if set, adds task-specific figures to a finished unit.
-	finish func(out *unitResult, s *scoreSheet, m predictor[X, Y], eval []X)
-	// probe is an empty model of the task, for capability checks.
-	probe func() (trainers.Model[Y], error)
-	// index, if set, replaces the default indexing (the attribute strings
-	// of d.attrs seen in the training part, with the unit's frequency
-	// cut-off): it returns how to encode corpus item i and the number of
-	// feature ids.
-	index func(d *preparedData, train []int, u unitSpec) (encode func(i int) [][]int32, numAttrs int)
+	finish func(out *unitResult, s *scoreSheet, f fitting[Y], d *preparedData, eval []int)
+	// supports refuses a trainer, with its params, that the task's model
+	// cannot serve (checked on an empty model, before any data loads).
+	supports func(trainer string, v trainers.Values) error
 }
 
-func (b binding[X, Y]) Name() string { return b.name }
+func (b binding[Y]) Name() string { return b.name }
 
-func (b binding[X, Y]) Supports(t TrainerSpec) error {
-	probe, err := b.probe()
+func (b binding[Y]) Supports(t TrainerSpec) error {
+	v, err := t.params()
 	if err != nil {
 		return err
 	}
-	return canTrain(t, probe)
+	return b.supports(t.Name, v)
 }
 
-func (b binding[X, Y]) Run(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
+func (b binding[Y]) Run(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
 	return runBound(ctx, b, d, u, train, eval)
 }
 
-// runBound is the unit skeleton every task shares: index the attributes of
-// the training part only, build the model, train it with the unit's trainer
-// and settings, decode the evaluation part and score it. A unit with
-// curves also scores the evaluation part at every checkpoint of the
-// training (see checkpointScorer).
-func runBound[X, Y any](ctx context.Context, b binding[X, Y], d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
-	index := b.index
-	if index == nil {
-		index = attributeIndex
+// runBound is the unit skeleton every task shares: prepare the training
+// part (index its attributes, build the model), train with the unit's
+// trainer and settings (timed), then predict the evaluation part with the
+// trained model and score it. A unit with curves also scores the
+// evaluation part at every checkpoint of the training.
+func runBound[Y any](ctx context.Context, b binding[Y], d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
+	v, err := u.trainerParams()
+	if err != nil {
+		return unitResult{}, err
 	}
-	encode, numAttrs := index(d, train, u)
-	instances := func(ids []int) []X {
-		out := make([]X, len(ids))
-		for j, i := range ids {
-			out[j] = b.instance(d, i, encode(i))
-		}
-		return out
-	}
-	m, err := b.model(instances(train), numAttrs, d, u)
+	f, err := b.prepare(d, u, v, train)
 	if err != nil {
 		return unitResult{}, err
 	}
 	var (
-		evalSet []X
-		opts    []trainers.Option
-		curve   []report.CurvePoint
+		opts  []trainers.Option
+		curve []report.CurvePoint
 	)
 	if u.Curves {
-		evalSet = instances(eval)
 		opts = append(opts, trainers.WithCheckpoints(func(c trainers.Checkpoint) error {
+			predict, err := f.predictAt(c.W)
+			if err != nil {
+				return err
+			}
 			sheet := newScoreSheet(d, u)
 			sheet.outcomes = nil // significance tests compare final models only
-			if err := scoreAll(ctx, b, m, sheet, evalSet, c.W); err != nil {
+			if err := scoreAll(ctx, b, d, sheet, eval, predict); err != nil {
 				return err
 			}
 			curve = append(curve, report.CurvePoint{
@@ -113,44 +108,33 @@ func runBound[X, Y any](ctx context.Context, b binding[X, Y], d *preparedData, u
 			return nil
 		}))
 	}
-	res, cost, err := trainUnit(ctx, m, u, opts...)
+	predict, res, cost, err := trainUnit(ctx, f, u, opts...)
 	if err != nil {
 		return unitResult{}, err
 	}
 	sheet := newScoreSheet(d, u)
-	if evalSet == nil {
-		evalSet = instances(eval)
-	}
-	if err := scoreAll(ctx, b, m, sheet, evalSet, res.W); err != nil {
+	if err := scoreAll(ctx, b, d, sheet, eval, predict); err != nil {
 		return unitResult{}, err
 	}
 	out := scored(train, eval, sheet, res, cost)
 	out.Curve = curve
 	if b.finish != nil {
-		b.finish(&out, sheet, m, evalSet)
+		b.finish(&out, sheet, f, d, eval)
 	}
 	return out, nil
 }
 
-// scoreAll decodes every evaluation instance with weights w and adds it to
-// the sheet.
-func scoreAll[X, Y any](ctx context.Context, b binding[X, Y], m predictor[X, Y], sheet *scoreSheet, evalSet []X, w []float64) error {
-	for _, x := range evalSet {
+// scoreAll adds the prediction of every evaluation item to the sheet.
+func scoreAll[Y any](ctx context.Context, b binding[Y], d *preparedData, sheet *scoreSheet, eval []int, predict func(int) Y) error {
+	for _, i := range eval {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := b.score(sheet, x, m.Predict(x, w)); err != nil {
+		if err := b.score(sheet, d, i, predict(i)); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// attributeIndex indexes the attribute strings of the training part (with
-// the unit's frequency cut-off) and encodes any item through that index.
-func attributeIndex(d *preparedData, train []int, u unitSpec) (func(i int) [][]int32, int) {
-	idx := features.BuildIndexMinCount(pick(d.attrs, train), u.Features.MinCount)
-	return func(i int) [][]int32 { return idx.Encode(d.attrs[i]) }, idx.Len()
 }
 
 // tasks returns the task table. It is a function, not a package variable, so
@@ -171,17 +155,6 @@ func KnownTasks() []string {
 	}
 	slices.Sort(names)
 	return names
-}
-
-// canTrain reports whether probe, an empty model of a task, serves trainer
-// entry t with its settings (e.g. entropy-margin with slack rescaling needs a
-// slack-rescaled partition function, which not every model has).
-func canTrain[Y any](t TrainerSpec, probe trainers.Model[Y]) error {
-	v, err := t.params()
-	if err != nil {
-		return err
-	}
-	return trainers.Check(t.Name, probe, v)
 }
 
 // dispatchUnit runs a unit with its task.
@@ -205,36 +178,27 @@ func scored(train, eval []int, s *scoreSheet, res *trainers.Result, cost timing)
 	}
 }
 
-// trainUnit trains model m with the unit's trainer and settings, and
-// measures what the training cost, without the time spent in checkpoint
-// hooks (opts). Each trainer maps C to its own regularisation (see its
-// Spec().C) so that one grid means the same objective scale
-// ½‖w‖² + C Σ_i loss_i throughout.
-func trainUnit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec, opts ...trainers.Option) (*trainers.Result, timing, error) {
+// trainUnit trains a unit's prepared model with its trainer and settings,
+// through the trainers' registry (what C means for each trainer lives in
+// its own file in package trainers, so that one grid means the same
+// objective scale ½‖w‖² + C Σ_i loss_i throughout), and measures what the
+// training cost, without the time spent in checkpoint hooks (opts).
+func trainUnit[Y any](ctx context.Context, f fitting[Y], u unitSpec, opts ...trainers.Option) (func(int) Y, *trainers.Result, timing, error) {
+	var predict func(int) Y
 	var res *trainers.Result
 	cost, err := timed(func() (err error) {
-		res, err = fit(ctx, m, u, opts...)
+		predict, res, err = f.fit(ctx, opts...)
 		return err
 	})
 	if err != nil {
-		return nil, timing{}, fmt.Errorf("%s (C=%g): %w", u.Trainer, u.C, err)
+		return nil, nil, timing{}, fmt.Errorf("%s (C=%g): %w", u.Trainer, u.C, err)
 	}
 	// The hooks ran on the timed thread (trainers call them there).
 	cost.Wall -= res.CheckpointWall.Seconds()
 	if cost.CPU > 0 {
 		cost.CPU += res.OtherThreadsCPU.Seconds() - res.CheckpointCPU.Seconds() // e.g. gonum's L-BFGS goroutines
 	}
-	return res, cost, nil
-}
-
-// fit trains m with the unit's trainer, through the trainers' registry:
-// what C means for each trainer lives in its own file in package trainers.
-func fit[Y any](ctx context.Context, m trainers.Model[Y], u unitSpec, opts ...trainers.Option) (*trainers.Result, error) {
-	v, err := u.trainerParams()
-	if err != nil {
-		return nil, err
-	}
-	return trainers.Train(ctx, u.Trainer, m, v, opts...)
+	return predict, res, cost, nil
 }
 
 // trainerParams returns the params of the unit's trainer: the unit's

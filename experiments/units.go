@@ -12,9 +12,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/report"
+	"github.com/maxmargin/repro/tagger"
 )
 
 // Unit phases: a validation unit trains on part of a split's training set and
@@ -122,9 +122,17 @@ type featureSpec struct {
 	MinCount int `json:"min_count,omitempty"`
 }
 
-// extractOptions returns the citation feature templates' options.
-func (f featureSpec) extractOptions() features.Options {
-	return features.Options{Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons}
+// tagger returns the settings as package tagger states them, for citation
+// and NER features; columns names the declared extra columns.
+func (f featureSpec) tagger(columns []string) tagger.Features {
+	kind := tagger.Citation
+	if f.Kind == FeaturesNER {
+		kind = tagger.NER
+	}
+	return tagger.Features{
+		Kind: kind, Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons,
+		Columns: columns, MinCount: f.MinCount, Edges: f.Edges,
+	}
 }
 
 // key returns the first 16 hex digits of the SHA-256 of the spec's JSON

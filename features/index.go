@@ -1,6 +1,9 @@
 package features
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Index numbers attribute strings densely from 0 in first-seen order. The
 // zero value is an empty index ready to use.
@@ -26,6 +29,20 @@ func BuildIndex(seqs [][][]string) *Index {
 		}
 	}
 	return x
+}
+
+// IndexOf returns the index whose ids are the positions of names, as
+// Name lists them (a saved index read back); a name that appears twice is
+// an error.
+func IndexOf(names []string) (*Index, error) {
+	x := &Index{ids: make(map[string]int32, len(names)), names: names}
+	for i, n := range names {
+		x.ids[n] = int32(i)
+		if len(x.ids) != i+1 {
+			return nil, fmt.Errorf("attribute %d %q repeats attribute %d", i, n, slices.Index(names, n))
+		}
+	}
+	return x, nil
 }
 
 // Add returns the id of attr, assigning the next free id if it is new.

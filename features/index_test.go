@@ -2,6 +2,7 @@ package features
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -56,5 +57,25 @@ func TestBuildIndexAndEncode(t *testing.T) {
 	}
 	if x.Len() != 4 {
 		t.Error("Encode grew the index")
+	}
+}
+
+func TestIndexOfRebuildsAnIndex(t *testing.T) {
+	t.Parallel()
+	x := BuildIndex([][][]string{{{"w=a", "bias"}, {"w=b", "bias"}}})
+	names := make([]string, x.Len())
+	for i := range names {
+		names[i] = x.Name(int32(i))
+	}
+	y, err := IndexOf(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := [][]string{{"w=b", "unknown", "bias"}}
+	if got, want := y.Encode(in), x.Encode(in); !reflect.DeepEqual(got, want) || y.Len() != x.Len() {
+		t.Errorf("rebuilt index encodes %v (%d ids), the original %v (%d)", got, y.Len(), want, x.Len())
+	}
+	if _, err := IndexOf([]string{"a", "b", "a"}); err == nil || !strings.Contains(err.Error(), `attribute 2 "a" repeats attribute 0`) {
+		t.Errorf("duplicate: error %v", err)
 	}
 }

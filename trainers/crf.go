@@ -102,6 +102,9 @@ func (s CRFSettings) validate() error {
 // cancellation CRF returns ctx.Err().
 func CRF[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*Result, error) {
 	s = s.withDefaults()
+	if s.Progress == nil {
+		s.Progress = progressOf(ctx)
+	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}

@@ -205,6 +205,9 @@ var ErrNotFinite = errors.New("training produced a non-finite value")
 func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*Result, error) {
 	onTrueGap := s.QPTolerance == 0
 	s = s.withDefaults()
+	if s.Progress == nil {
+		s.Progress = progressOf(ctx)
+	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}

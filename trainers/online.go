@@ -312,6 +312,9 @@ func (st *onlineState) average() []float64 {
 // the last, which the caller reports.
 func runOnline[Y any](ctx context.Context, trainer string, m Model[Y], s OnlineSettings, step onlineStep, converges bool, hook func(w []float64), cp *checkpointer) (*Result, error) {
 	start := time.Now()
+	if s.Progress == nil {
+		s.Progress = onlineProgress(ctx, start)
+	}
 	n := m.Len()
 	st := newOnlineState(m.Dim(), s.Average == AverageOn)
 	rng := rand.New(rand.NewPCG(s.Seed, 0x6f6e6c696e65)) // "online"

@@ -30,7 +30,7 @@ func main() {
 		signal.Stop(sigs) // the next signal takes its default action: exit at once
 		cancel(interruption{sig})
 	}()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	os.Exit(exitCode(ctx, err, os.Stderr))
 }
 
@@ -81,6 +81,9 @@ Usage:
   repro unit --plan FILE --index N  run one unit of a plan into the shared store
   repro slurm [flags] CONFIG.yaml run its units as Slurm job arrays; --collect gathers them
   repro report [flags] DIR        regenerate DIR's tables, figures and index.html from runs.jsonl
+  repro train [flags] -o MODEL FILE  train a model on your own labelled file
+  repro tag -m MODEL [INPUT|-]    label text with a model (stdin to stdout)
+  repro eval -m MODEL TEST_FILE   score a model on a labelled file
   repro check [flags]             rerun configs/ci.yaml and compare with results/golden/ci.json
   repro version                   print the code version
   repro help                      print this text
@@ -92,7 +95,7 @@ or after the arguments. Exit status: 0 success, 1 failure, 2 usage error,
 
 // run dispatches a subcommand; it returns errors instead of exiting so that
 // tests can drive it.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return usagef("no command given")
@@ -110,6 +113,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return checkCommand(ctx, args[1:], stdout, stderr)
 	case "report":
 		return reportCommand(ctx, args[1:], stdout, stderr)
+	case "train":
+		return trainCommand(ctx, args[1:], stdout, stderr)
+	case "tag":
+		return tagCommand(ctx, args[1:], stdin, stdout, stderr)
+	case "eval":
+		return evalCommand(ctx, args[1:], stdout, stderr)
 	case "version":
 		if len(args) > 1 {
 			return usagef("version takes no arguments, got %q", args[1:])
@@ -120,7 +129,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, plan, unit, slurm, report, check, version, help)", args[0])
+	return usagef("unknown command %q (commands: run, plan, unit, slurm, report, check, train, tag, eval, version, help)", args[0])
 }
 
 // parseFlags parses args into fs, allowing flags after the positional

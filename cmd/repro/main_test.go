@@ -62,7 +62,7 @@ func TestRunDispatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			err := run(context.Background(), tt.args, &stdout, &stderr)
+			err := run(context.Background(), tt.args, nil, &stdout, &stderr)
 			switch {
 			case tt.wantErr == "" && err != nil:
 				t.Fatalf("unexpected error %v", err)
@@ -116,7 +116,7 @@ func TestRunQuickstartConfig(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"run", "../../configs/quickstart.yaml", "--quiet", "--out", out}, &stdout, &stderr); err != nil {
+	if err := run(context.Background(), []string{"run", "../../configs/quickstart.yaml", "--quiet", "--out", out}, nil, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "synthetic") {

@@ -56,14 +56,14 @@ func TestSlurmCommandLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), tt.args, &stdout, &stderr)
+		err := run(context.Background(), tt.args, nil, &stdout, &stderr)
 		var ue usageError
 		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &ue) {
 			t.Errorf("%s: error %v, want a usage error containing %q", tt.name, err, tt.wantErr)
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"slurm", "--help"}, &stdout, &stderr); err != nil || !strings.Contains(stdout.String(), "Usage: repro slurm") {
+	if err := run(context.Background(), []string{"slurm", "--help"}, nil, &stdout, &stderr); err != nil || !strings.Contains(stdout.String(), "Usage: repro slurm") {
 		t.Errorf("slurm --help: %v\n%s", err, stdout.String())
 	}
 }

@@ -32,7 +32,7 @@ func TestPlanAndUnitCommandLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), tt.args, &stdout, &stderr)
+		err := run(context.Background(), tt.args, nil, &stdout, &stderr)
 		var ue usageError
 		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &ue) {
 			t.Errorf("%s: error %v, want a usage error containing %q", tt.name, err, tt.wantErr)
@@ -40,7 +40,7 @@ func TestPlanAndUnitCommandLine(t *testing.T) {
 	}
 	for _, cmd := range []string{"plan", "unit"} {
 		var stdout, stderr bytes.Buffer
-		if err := run(context.Background(), []string{cmd, "--help"}, &stdout, &stderr); err != nil || !strings.Contains(stdout.String(), "Usage: repro "+cmd) {
+		if err := run(context.Background(), []string{cmd, "--help"}, nil, &stdout, &stderr); err != nil || !strings.Contains(stdout.String(), "Usage: repro "+cmd) {
 			t.Errorf("%s --help: %v\n%s", cmd, err, stdout.String())
 		}
 	}

@@ -67,11 +67,16 @@ func New(data []Instance, numAttrs, k int, edges bool, cost decoders.Cost) (*Mod
 func (m *Model) Len() int { return len(m.data) }
 
 // Dim returns the length of the weight vector.
-func (m *Model) Dim() int {
-	if m.edges {
-		return m.attrs*m.k + m.k*m.k
+func (m *Model) Dim() int { return Dim(m.attrs, m.k, m.edges) }
+
+// Dim returns the length of the weight vector of a model with numAttrs
+// attribute ids and k labels, without building one (a model file's reader
+// checks its weights against it before it allocates a decoder).
+func Dim(numAttrs, k int, edges bool) int {
+	if edges {
+		return numAttrs*k + k*k
 	}
-	return m.attrs * m.k
+	return numAttrs * k
 }
 
 // Labels returns K, the number of labels.

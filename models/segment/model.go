@@ -150,11 +150,18 @@ func (m *Model) reachableTruth(i int) []structpred.Segment {
 func (m *Model) Len() int { return len(m.data) }
 
 // Dim returns the length of the weight vector (see the package doc).
-func (m *Model) Dim() int {
-	if m.edges {
-		return m.edgeOff() + (m.k+1)*m.k
+func (m *Model) Dim() int { return Dim(m.attrs, m.k, m.edges) }
+
+// Dim returns the length of the weight vector of a model with numAttrs
+// attribute ids and k labels (see the package doc), without building one
+// (a model file's reader checks its weights against it before it
+// allocates a decoder).
+func Dim(numAttrs, k int, edges bool) int {
+	d := (attrBlocks*numAttrs + 2 + LengthBins) * k
+	if edges {
+		d += (k + 1) * k
 	}
-	return m.edgeOff()
+	return d
 }
 
 // Offsets of the blocks after the attribute blocks.

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/maxmargin/repro/tagger"
+)
+
+const tagUsage = `Usage: repro tag -m MODEL [flags] [INPUT|-]
+
+Labels the sentences of INPUT (standard input when absent or -) with the
+model and writes every input line to standard output with the predicted
+label appended, in the training file's label encoding. The input is bare
+tokens (one per line, a blank line after each sentence) or the training
+file's column layout, with or without its label column (conlleval reads
+the latter's output: its last two columns are the truth and the guess).
+
+  repro tag -m ner.repro eng.testb | conlleval
+  printf 'EU\nrejects\nGerman\ncall\n' | repro tag -m ner.repro
+
+Flags:
+`
+
+func tagCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tag", flag.ContinueOnError)
+	model := fs.String("m", "", "the model file (required)")
+	quiet := fs.Bool("quiet", false, "no warnings on stderr")
+	args, help, err := parseFlags(fs, args, tagUsage, stdout)
+	if help || err != nil {
+		return err
+	}
+	switch {
+	case len(args) > 1:
+		return usagef("tag takes at most one input file, got %d arguments %q", len(args), args)
+	case *model == "":
+		return usagef("tag needs -m MODEL, the model file")
+	}
+	m, err := tagger.LoadFile(*model)
+	if err != nil {
+		return err
+	}
+	in, name := stdin, "stdin"
+	if len(args) == 1 && args[0] != "-" {
+		f, err := os.Open(args[0])
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in, name = f, args[0]
+	}
+	st, err := m.TagText(ctx, in, stdout, name)
+	if err != nil {
+		return err
+	}
+	if len(st.MissingColumns) > 0 && !*quiet {
+		fmt.Fprintf(stderr, "repro: warning: %s has bare tokens, but the model was trained with the columns %s: their features are missing, so accuracy suffers; give the input in the training file's columns\n",
+			name, strings.Join(st.MissingColumns, ", "))
+	}
+	return nil
+}
+
+const evalUsage = `Usage: repro eval -m MODEL [flags] TEST_FILE
+
+Labels the labelled TEST_FILE (in the training file's format) with the
+model and prints the token error and the span precision, recall and F1,
+overall and per label, as the experiment units score them: conlleval's
+chunks for chunk tags, segments for segmentation models, maximal runs of
+one label otherwise.
+
+Flags:
+`
+
+func evalCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	model := fs.String("m", "", "the model file (required)")
+	conlleval := fs.Bool("conlleval", false, "print conlleval's own report of the spans instead")
+	quiet := fs.Bool("quiet", false, "no warnings on stderr")
+	args, help, err := parseFlags(fs, args, evalUsage, stdout)
+	if help || err != nil {
+		return err
+	}
+	switch {
+	case len(args) != 1:
+		return usagef("eval takes exactly one test file, got %d arguments %q", len(args), args)
+	case *model == "":
+		return usagef("eval needs -m MODEL, the model file")
+	}
+	m, err := tagger.LoadFile(*model)
+	if err != nil {
+		return err
+	}
+	d, err := tagger.ReadData(args[0], m.Format)
+	if err != nil {
+		return err
+	}
+	if n := len(d.Repairs); n > 0 && !*quiet {
+		fmt.Fprintf(stderr, "repro: warning: %s: %d tags break the label encoding's rules and were read as conlleval reads them, first: %v\n", args[0], n, d.Repairs[0])
+	}
+	e, err := m.Evaluate(ctx, d)
+	if err != nil {
+		return err
+	}
+	if *conlleval {
+		return e.Spans.WriteReport(stdout)
+	}
+	return e.WriteReport(stdout)
+}

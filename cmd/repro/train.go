@@ -1,0 +1,247 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/maxmargin/repro/tagger"
+	"github.com/maxmargin/repro/trainers"
+)
+
+const trainUsage = `Usage: repro train --trainer NAME [flags] -o MODEL TRAIN_FILE
+
+Trains a model on a labelled file and saves it to MODEL: a CoNLL column
+file (one token per line, a blank line after each sentence; the first
+column is the word and the last the label unless --columns says
+otherwise) or Cora tagged text (detected from its <NEWREFERENCE> lines).
+The label encoding of a column file (iob1, iob2, ioe1, ioe2, iobes, or
+none for plain labels) is detected unless --encoding states it; 'repro
+tag' writes labels back in it. Progress goes to stderr (--quiet: none).
+
+  repro train --trainer poslearn --C 0.1 -o ner.repro eng.train
+  repro train --trainer perceptron --param epochs=20 -o cora.repro refs.txt
+
+Flags:
+`
+
+// trainFlags are the train command's flags.
+type trainFlags struct {
+	out, trainer, task, features, format, columns, encoding, charset, solver string
+	c                                                                        float64
+	epochs, minCount                                                         int
+	window, affixes                                                          optionalInt
+	edges, lexicons, quiet                                                   bool
+	params                                                                   paramFlags
+}
+
+func (f *trainFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.out, "o", "", "the model file to write (required)")
+	fs.StringVar(&f.trainer, "trainer", "", "the trainer, one of "+strings.Join(trainers.Names(), ", ")+" (required)")
+	fs.Float64Var(&f.c, "C", 0, "the trainer's regularisation trade-off C (see each trainer below)")
+	fs.StringVar(&f.solver, "solver", "", "cutting-plane solver: "+strings.Join(trainers.Solvers(), " or ")+" (default n-slack)")
+	fs.IntVar(&f.epochs, "epochs", 0, "passes of an online trainer (default 10)")
+	fs.Var(&f.params, "param", "a trainer param KEY=VALUE (repeatable), e.g. --param epsilon=0.001")
+	fs.StringVar(&f.task, "task", tagger.Sequence, "sequence (label every token) or segmentation (semi-Markov; plain labels only)")
+	fs.StringVar(&f.features, "features", "", "feature set: citation or ner (default: citation for Cora text, ner for column files)")
+	fs.Var(&f.window, "window", "neighbours at offsets -`N`..N whose attributes a token sees (default: the feature set's, citation 1, ner 2)")
+	fs.Var(&f.affixes, "affixes", "prefixes and suffixes up to `N` characters (default: the feature set's, citation 3, ner 4)")
+	fs.IntVar(&f.minCount, "min-count", 0, "keep attributes seen at least N times in the training file (default: all)")
+	fs.BoolVar(&f.edges, "edges", true, "label-transition features")
+	fs.BoolVar(&f.lexicons, "lexicons", true, "the citation lexicons (citation features only)")
+	fs.StringVar(&f.format, "format", "", "conll or cora (default: detected)")
+	fs.StringVar(&f.columns, "columns", "", "a column file's column names, comma-separated, e.g. word,pos,chunk,label")
+	fs.StringVar(&f.encoding, "encoding", "", "label encoding: iob1, iob2, ioe1, ioe2, iobes or none (default: detected)")
+	fs.StringVar(&f.charset, "charset", "", "text encoding of a column file: utf-8 (default) or latin-1")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress or summary on stderr")
+}
+
+// trainerParams returns the trainer's params from --C, --solver, --epochs
+// and --param, or a usage error naming what is wrong.
+func (f *trainFlags) trainerParams(fs *flag.FlagSet) (trainers.Values, error) {
+	v, err := trainerValues(f.trainer, f.params)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	for key, val := range map[string]any{trainers.ParamC: f.c, "solver": f.solver, "epochs": f.epochs} {
+		if !set[key] {
+			continue
+		}
+		if _, dup := v[key]; dup {
+			return nil, usagef("--%s and --param %s=... both given", key, key)
+		}
+		v[key] = val
+	}
+	return v, nil
+}
+
+// options returns the tagger's options and the file format from the flags.
+func (f *trainFlags) options(fs *flag.FlagSet) (tagger.Options, tagger.Format, error) {
+	v, err := f.trainerParams(fs)
+	if err != nil {
+		return tagger.Options{}, tagger.Format{}, err
+	}
+	opt := tagger.Options{Task: f.task, Trainer: f.trainer, Params: v}
+	if err := tagger.Check(f.task, f.trainer, v); err != nil {
+		return opt, tagger.Format{}, usageError{err}
+	}
+	format := tagger.Format{Kind: f.format, Scheme: f.encoding, Charset: f.charset}
+	if f.columns != "" {
+		format.Columns = strings.Split(f.columns, ",")
+	}
+	if f.features != "" {
+		if opt.Features, err = tagger.DefaultFeatures(f.features); err != nil {
+			return opt, format, usageError{err}
+		}
+	}
+	return opt, format, nil
+}
+
+// featureFlags applies --window, --affixes, --min-count, --edges and
+// --lexicons to the feature set the data calls for.
+func (f *trainFlags) featureFlags(kind string) (tagger.Features, error) {
+	feats, err := tagger.DefaultFeatures(kind)
+	if err != nil {
+		return feats, usageError{err}
+	}
+	if f.window.set {
+		feats.Window = f.window.v
+	}
+	if f.affixes.set {
+		feats.Affixes = f.affixes.v
+	}
+	if !f.lexicons && kind != tagger.Citation {
+		return feats, usagef("--lexicons applies to citation features only")
+	}
+	feats.MinCount, feats.Edges, feats.NoLexicons = f.minCount, f.edges, !f.lexicons
+	if f.minCount < 0 {
+		return feats, usagef("--min-count must not be negative, got %d", f.minCount)
+	}
+	return feats, nil
+}
+
+func trainCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	var f trainFlags
+	f.register(fs)
+	args, help, err := parseFlags(fs, args, trainUsage, stdout)
+	if help {
+		fmt.Fprint(stdout, "\nTrainers and their params (--param KEY=VALUE):\n\n"+trainers.Help())
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(args) != 1:
+		return usagef("train takes exactly one training file, got %d arguments %q", len(args), args)
+	case f.out == "":
+		return usagef("train needs -o MODEL, the model file to write")
+	case f.trainer == "":
+		return usagef("train needs --trainer NAME (known: %s)", strings.Join(trainers.Names(), ", "))
+	}
+	opt, format, err := f.options(fs)
+	if err != nil {
+		return err
+	}
+	data, err := tagger.ReadData(args[0], format)
+	if err != nil {
+		return err
+	}
+	kind := tagger.NER
+	if data.Format.Kind == tagger.FormatCora {
+		kind = tagger.Citation
+	}
+	if opt.Features.Kind != "" {
+		kind = opt.Features.Kind
+	}
+	if opt.Features, err = f.featureFlags(kind); err != nil {
+		return err
+	}
+	if !f.quiet {
+		describeData(stderr, args[0], data, format)
+		ctx = trainers.WithProgress(ctx, newTrainingProgress(stderr, f.trainer).report)
+	}
+	start := time.Now()
+	m, res, err := tagger.Train(ctx, data, opt)
+	if err != nil {
+		return err
+	}
+	if err := m.SaveFile(f.out); err != nil {
+		return err
+	}
+	if !f.quiet {
+		size := int64(0)
+		if st, err := os.Stat(f.out); err == nil {
+			size = st.Size()
+		}
+		fmt.Fprintf(stderr, "repro: trained %s on %d sequences (%d labels, %d attributes) in %s: %s; wrote %s (%s)\n",
+			describeTrainer(m), len(data.Corpus.Sequences), len(m.Labels), m.NumAttributes(), time.Since(start).Round(time.Millisecond),
+			describeResult(res), f.out, formatBytes(size))
+	}
+	return nil
+}
+
+// describeData says what was read and how: sequences, tokens, the format
+// and which of its settings were detected; and warns of repaired tags.
+func describeData(w io.Writer, path string, d *tagger.Data, stated tagger.Format) {
+	tokens := 0
+	for _, s := range d.Corpus.Sequences {
+		tokens += len(s.Tokens)
+	}
+	how := func(given string) string {
+		if given == "" {
+			return " (detected)"
+		}
+		return ""
+	}
+	layout := "Cora tagged text" + how(stated.Kind)
+	if d.Format.Kind == tagger.FormatCoNLL {
+		layout = fmt.Sprintf("columns %s, label encoding %s%s, %s", strings.Join(d.Format.Columns, " "), d.Format.Scheme, how(stated.Scheme), d.Format.Charset)
+	}
+	fmt.Fprintf(w, "repro: %s: %d sequences, %d tokens, %d labels; %s\n", path, len(d.Corpus.Sequences), tokens, len(d.Corpus.Labels), layout)
+	if n := len(d.Repairs); n > 0 {
+		fmt.Fprintf(w, "repro: warning: %s: %d tags break the label encoding's rules and were read as conlleval reads them, first: %v\n", path, n, d.Repairs[0])
+	}
+}
+
+// describeTrainer names a model's trainer with its params.
+func describeTrainer(m *tagger.Model) string {
+	keys := slices.Sorted(maps.Keys(m.Params))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%v", k, m.Params[k])
+	}
+	return fmt.Sprintf("%s (%s)", m.Trainer, strings.Join(parts, ", "))
+}
+
+// describeResult summarises a training's statistics.
+func describeResult(r *trainers.Result) string {
+	s := fmt.Sprintf("%d iterations", r.Iterations)
+	if r.Primal != 0 {
+		s += fmt.Sprintf(", objective %.6g", r.Primal)
+	}
+	if r.Gap != 0 {
+		s += fmt.Sprintf(", gap %.3g", r.Gap)
+	}
+	if r.Converged {
+		s += ", converged"
+	}
+	return s
+}
+
+// formatBytes renders a file size.
+func formatBytes(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return formatMiB(float64(n))
+}

@@ -1,0 +1,94 @@
+package tagger
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/maxmargin/repro/features"
+)
+
+// Feature kinds: the templates of package features that a model can be
+// trained with.
+const (
+	// Citation is the citation-field set (features.Extract): word, shape,
+	// orthographic flags, lexicons, affixes and a window of neighbours.
+	Citation = "citation"
+	// NER is the named-entity and chunking set (features.NER): word,
+	// sub-word, shape and the file's extra columns, with a window.
+	NER = "ner"
+)
+
+// Features are the settings the attributes of a token are extracted with,
+// stored in a model so that tagging extracts exactly what training did.
+type Features struct {
+	// Kind is Citation or NER.
+	Kind string `json:"kind"`
+	// Window copies the neighbours' attributes at offsets -Window..+Window.
+	Window int `json:"window"`
+	// Affixes adds prefixes and suffixes of length 1..Affixes.
+	Affixes int `json:"affixes"`
+	// NoLexicons drops the citation lexicon classes (Citation only).
+	NoLexicons bool `json:"no_lexicons,omitempty"`
+	// Columns names the extra columns of a column file (the columns other
+	// than word and label, in file order), which NER features conjoin by
+	// name; a column beyond the names is called c1, c2, ... by position.
+	Columns []string `json:"columns,omitempty"`
+	// MinCount keeps only attributes seen at least MinCount times in the
+	// training data (0 or 1: all).
+	MinCount int `json:"min_count,omitempty"`
+	// Edges adds label-transition features (the section 5.2 ablation of
+	// Sarawagi & Gupta switches them off).
+	Edges bool `json:"edges"`
+}
+
+// DefaultFeatures returns the defaults of a kind: package features' own
+// (Citation: window 1, affixes 3; NER: window 2, affixes 4), with edges.
+func DefaultFeatures(kind string) (Features, error) {
+	switch kind {
+	case Citation:
+		d := features.DefaultOptions()
+		return Features{Kind: Citation, Window: d.Window, Affixes: d.Affixes, Edges: true}, nil
+	case NER:
+		d := features.DefaultNEROptions()
+		return Features{Kind: NER, Window: d.Window, Affixes: d.Affixes, Edges: true}, nil
+	}
+	return Features{}, fmt.Errorf("unknown feature kind %q (known: %s, %s)", kind, Citation, NER)
+}
+
+// Check reports settings no extraction can use.
+func (f Features) Check() error {
+	if _, err := DefaultFeatures(f.Kind); err != nil {
+		return err
+	}
+	switch {
+	case f.Window < 0 || f.Affixes < 0 || f.MinCount < 0:
+		return fmt.Errorf("features: window %d, affixes %d and min count %d must not be negative", f.Window, f.Affixes, f.MinCount)
+	case f.NoLexicons && f.Kind != Citation:
+		return fmt.Errorf("features: lexicons belong to %s features, not %s", Citation, f.Kind)
+	}
+	return nil
+}
+
+// Extract returns the attribute strings of every token of a sequence;
+// columns[c][t] is extra column c of token t (NER features use them;
+// citation features read the tokens alone).
+func (f Features) Extract(tokens []string, columns [][]string) [][]string {
+	if f.Kind == NER {
+		return features.NER(tokens, columns, f.columnNames(len(columns)), features.NEROptions{Window: f.Window, Affixes: f.Affixes})
+	}
+	return features.Extract(tokens, features.Options{Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons})
+}
+
+// columnNames returns the names of n extra columns: the declared ones,
+// then c<k> for column k (from 1) beyond them.
+func (f Features) columnNames(n int) []string {
+	if n <= len(f.Columns) {
+		return f.Columns
+	}
+	names := make([]string, n)
+	copy(names, f.Columns)
+	for k := len(f.Columns); k < n; k++ {
+		names[k] = "c" + strconv.Itoa(k+1)
+	}
+	return names
+}

@@ -1,0 +1,285 @@
+package tagger
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/internal/atomicfile"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// FormatVersion is the model file format this package writes and reads.
+// Bump it when the layout or the meaning of a field changes: files of
+// another version are refused with an error that says so.
+const FormatVersion = 1
+
+// magic opens every model file; it is text so that `head -c 12` shows it.
+const magic = "repro-model\n"
+
+// Limits on what the reader accepts before it allocates, so that a corrupt
+// or hostile file cannot make it allocate without bound: the header is a
+// few hundred bytes, attributes are short strings.
+const (
+	maxHeaderBytes    = 1 << 20
+	maxAttributeBytes = 1 << 16
+)
+
+// ErrFormat marks a file that is not a readable model file of this format
+// version: another version, truncated, corrupt, or not a model file.
+var ErrFormat = errors.New("not a readable model file")
+
+// header is the metadata of a model file, as JSON.
+type header struct {
+	Task             string          `json:"task"`
+	Features         Features        `json:"features"`
+	Format           Format          `json:"format"`
+	Labels           []string        `json:"labels"`
+	Trainer          string          `json:"trainer"`
+	Params           trainers.Values `json:"params"`
+	DataHash         string          `json:"data_sha256"`
+	Version          string          `json:"repro_version"`
+	MaxSegmentLength int             `json:"max_segment_length,omitempty"`
+	Attributes       int             `json:"attributes"`
+	Weights          int             `json:"weights"`
+}
+
+// Save writes the model file: the magic line, the format version (uint32,
+// big-endian), a gzip stream of the payload (the JSON header, each
+// attribute string with its uvarint length, in id order, and the weights
+// as little-endian float64s) and the SHA-256 of everything before it.
+func (m *Model) Save(w io.Writer) error {
+	if err := m.check(); err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	if err := frame(w, m.writePayload); err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	return nil
+}
+
+// frame writes the magic, the version, the gzip'd output of payload and
+// the checksum.
+func frame(w io.Writer, payload func(io.Writer) error) error {
+	sum := sha256.New()
+	out := io.MultiWriter(w, sum)
+	if _, err := io.WriteString(out, magic); err != nil {
+		return err
+	}
+	if err := binary.Write(out, binary.BigEndian, uint32(FormatVersion)); err != nil {
+		return err
+	}
+	zw, err := gzip.NewWriterLevel(out, gzip.BestSpeed)
+	if err != nil {
+		return err
+	}
+	if err := payload(zw); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	_, err = w.Write(sum.Sum(nil))
+	return err
+}
+
+// writePayload writes the uncompressed payload.
+func (m *Model) writePayload(w io.Writer) error {
+	h := header{
+		Task: m.Task, Features: m.Features, Format: m.Format, Labels: m.Labels,
+		Trainer: m.Trainer, Params: m.Params, DataHash: m.DataHash, Version: m.Version,
+		MaxSegmentLength: m.MaxSegmentLength, Attributes: m.index.Len(), Weights: len(m.Weights),
+	}
+	js, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	buf := binary.AppendUvarint(nil, uint64(len(js)))
+	buf = append(buf, js...)
+	if _, err := bw.Write(buf); err != nil {
+		return err
+	}
+	for a := range m.index.Len() {
+		name := m.index.Name(int32(a))
+		buf = binary.AppendUvarint(buf[:0], uint64(len(name)))
+		buf = append(buf, name...)
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	for _, x := range m.Weights {
+		buf = binary.LittleEndian.AppendUint64(buf[:0], math.Float64bits(x))
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// SaveFile writes the model file to path atomically (a reader never sees
+// half a file, and a failed write leaves an old file as it was).
+func (m *Model) SaveFile(path string) error {
+	return atomicfile.Write(path, m.Save)
+}
+
+// LoadFile reads a model file written by [Model.SaveFile].
+func LoadFile(path string) (*Model, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load model: %w", err)
+	}
+	m, err := Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// Load reads a model file from r (see [Model.Save]).
+func Load(r io.Reader) (*Model, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("load model: %w", err)
+	}
+	return Decode(b)
+}
+
+// Decode parses the bytes of a model file. A file of another format
+// version, a truncated or corrupt file, or one that is no model file is
+// an error wrapping [ErrFormat] that says which.
+func Decode(b []byte) (*Model, error) {
+	head := len(magic) + 4
+	switch {
+	case len(b) < len(magic) || string(b[:len(magic)]) != magic:
+		return nil, fmt.Errorf("%w: it does not start with the model file header %q", ErrFormat, magic)
+	case len(b) < head:
+		return nil, fmt.Errorf("%w: truncated in the header (%d bytes)", ErrFormat, len(b))
+	}
+	if v := binary.BigEndian.Uint32(b[len(magic):head]); v != FormatVersion {
+		return nil, fmt.Errorf("%w: model file format version %d; this repro reads version %d only (train the model again, or use the repro that wrote it)", ErrFormat, v, FormatVersion)
+	}
+	if len(b) < head+sha256.Size {
+		return nil, fmt.Errorf("%w: truncated (%d bytes)", ErrFormat, len(b))
+	}
+	body, sum := b[:len(b)-sha256.Size], b[len(b)-sha256.Size:]
+	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+		return nil, fmt.Errorf("%w: checksum mismatch: the file is truncated or corrupt", ErrFormat)
+	}
+	m, err := decodePayload(body[head:])
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	return m, nil
+}
+
+// decodePayload reads the gzip stream of a model file and checks the model.
+func decodePayload(gz []byte) (*Model, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, fmt.Errorf("payload: %w", err)
+	}
+	zr.Multistream(false)
+	r := bufio.NewReaderSize(zr, 64<<10)
+	n, err := readLength(r, maxHeaderBytes, "header")
+	if err != nil {
+		return nil, err
+	}
+	js := make([]byte, n)
+	if _, err := io.ReadFull(r, js); err != nil {
+		return nil, fmt.Errorf("header: %w", unexpected(err))
+	}
+	var h header
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	if h.Attributes < 0 || h.Weights < 0 {
+		return nil, fmt.Errorf("header: negative counts (%d attributes, %d weights)", h.Attributes, h.Weights)
+	}
+	// Counts from the header only bound what is read, never what is
+	// allocated up front, so that a wrong count cannot make the reader
+	// allocate more than the file holds.
+	var names []string
+	for a := range h.Attributes {
+		n, err := readLength(r, maxAttributeBytes, "attribute")
+		if err != nil {
+			return nil, fmt.Errorf("attribute %d: %w", a, err)
+		}
+		name := make([]byte, n)
+		if _, err := io.ReadFull(r, name); err != nil {
+			return nil, fmt.Errorf("attribute %d: %w", a, unexpected(err))
+		}
+		names = append(names, string(name))
+	}
+	index, err := features.IndexOf(names)
+	if err != nil {
+		return nil, err
+	}
+	weights, err := readWeights(r, h.Weights)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.ReadByte(); err != io.EOF {
+		if err == nil {
+			return nil, errors.New("data after the weights")
+		}
+		return nil, fmt.Errorf("payload: %w", err)
+	}
+	m := &Model{
+		Task: h.Task, Features: h.Features, Format: h.Format, Labels: h.Labels,
+		Trainer: h.Trainer, Params: h.Params, DataHash: h.DataHash, Version: h.Version,
+		MaxSegmentLength: h.MaxSegmentLength, Weights: weights, index: index,
+	}
+	if err := m.check(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readWeights reads n little-endian float64s, a buffer at a time.
+func readWeights(r io.Reader, n int) ([]float64, error) {
+	weights := []float64{}
+	buf := make([]byte, 8<<10)
+	for len(weights) < n {
+		chunk := buf[:8*min(n-len(weights), len(buf)/8)]
+		if _, err := io.ReadFull(r, chunk); err != nil {
+			return nil, fmt.Errorf("weights %d.. of %d: %w", len(weights), n, unexpected(err))
+		}
+		for b := chunk; len(b) > 0; b = b[8:] {
+			weights = append(weights, math.Float64frombits(binary.LittleEndian.Uint64(b)))
+		}
+	}
+	return weights, nil
+}
+
+// readLength reads a uvarint length of at most limit.
+func readLength(r io.ByteReader, limit uint64, what string) (int, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return 0, fmt.Errorf("%s length: %w", what, unexpected(err))
+	}
+	if n > limit {
+		return 0, fmt.Errorf("%s length %d exceeds %d", what, n, limit)
+	}
+	return int(n), nil
+}
+
+// unexpected turns an end of the stream inside a field into
+// io.ErrUnexpectedEOF.
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}

@@ -1,0 +1,262 @@
+package tagger
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/decoders"
+	"github.com/maxmargin/repro/decoders/semimarkov"
+	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/internal/version"
+	"github.com/maxmargin/repro/models/chain"
+	"github.com/maxmargin/repro/models/segment"
+	"github.com/maxmargin/repro/structpred"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// DefaultSegmentQuantile sets a segmentation model's maximum segment
+// length to the length that covers 99% of the training segments; longer
+// true segments stay in the training truth (the model scores them exactly)
+// but can never be predicted.
+const DefaultSegmentQuantile = 0.99
+
+// Options say what to train: the task, the features and the trainer.
+type Options struct {
+	// Task is Sequence (the default) or Segmentation.
+	Task string
+	// Features are the attribute templates; a zero Kind takes the
+	// defaults of the data's format (Cora: Citation, CoNLL: NER) in
+	// [Train]. Prepare needs them set.
+	Features Features
+	// Trainer names a trainer of package trainers (trainers.Names) and
+	// Params are its params (trainers.Spec), e.g. {"C": 0.1}.
+	Trainer string
+	Params  trainers.Values
+	// SegmentQuantile sets a segmentation model's maximum segment length
+	// (0: DefaultSegmentQuantile).
+	SegmentQuantile float64
+	// SegmentLoss is the segmentation loss (zero: section 4.3.2's unit
+	// penalties).
+	SegmentLoss semimarkov.Loss
+}
+
+// Check reports whether the trainer called trainer can train a model of
+// task with params v: the trainer and task are known, the params are the
+// trainer's and in range (trainers.Validate), and the task's model serves
+// the trainer (Supports). It reads no data, so a command can check its
+// arguments first.
+func Check(task, trainer string, v trainers.Values) error {
+	if err := trainers.Validate(trainer, v); err != nil {
+		return err
+	}
+	return Supports(task, trainer, v)
+}
+
+// Supports reports whether the task's model has every capability the
+// trainer needs with params v (e.g. slack scaling needs a loss-count
+// decoder; see trainers.Check). Unlike Check it leaves ranges and required
+// params alone, so that a config can check a trainer before its C is
+// chosen.
+func Supports(task, trainer string, v trainers.Values) error {
+	switch task {
+	case Sequence:
+		probe, err := chain.New(nil, 1, 2, true, decoders.Hamming(2))
+		if err != nil {
+			return err
+		}
+		return trainers.Check(trainer, probe, v)
+	case Segmentation:
+		probe, err := segment.New(nil, 1, 2, 1, true, semimarkov.DefaultLoss(2))
+		if err != nil {
+			return err
+		}
+		return trainers.Check(trainer, probe, v)
+	}
+	return fmt.Errorf("unknown task %q (known: %s, %s)", task, Sequence, Segmentation)
+}
+
+// Training is a training ready to run: the attribute index of the
+// training sequences and the task's model over them. [Train] prepares and
+// fits in one step; the experiment runner prepares, then times Fit alone.
+type Training struct {
+	opt     Options
+	labels  []string
+	index   *features.Index
+	chain   *chain.Model
+	segment *segment.Model
+}
+
+// Prepare indexes the attributes of the training sequences (attrs[i] are
+// sequence i's, per token, from opt.Features.Extract; attributes seen
+// fewer than opt.Features.MinCount times are dropped) and builds the task's
+// model over them, to be trained with opt's trainer and params (checked
+// here, before any work). labels are the label names, by the ids the
+// sequences' Labels and Segments use.
+func Prepare(labels []string, train []structpred.Sequence, attrs [][][]string, opt Options) (*Training, error) {
+	if opt.Task == "" {
+		opt.Task = Sequence
+	}
+	if err := Check(opt.Task, opt.Trainer, opt.Params); err != nil {
+		return nil, err
+	}
+	if err := opt.Features.Check(); err != nil {
+		return nil, err
+	}
+	if len(attrs) != len(train) {
+		return nil, fmt.Errorf("%d sequences but attributes for %d", len(train), len(attrs))
+	}
+	if len(train) == 0 {
+		return nil, fmt.Errorf("no training sequences")
+	}
+	t := &Training{opt: opt, labels: labels, index: features.BuildIndexMinCount(attrs, opt.Features.MinCount)}
+	k, numAttrs, edges := len(labels), t.index.Len(), opt.Features.Edges
+	var err error
+	switch opt.Task {
+	case Sequence:
+		data := make([]chain.Instance, len(train))
+		for i, s := range train {
+			data[i] = chain.Instance{Attrs: t.index.Encode(attrs[i]), Labels: s.Labels}
+		}
+		t.chain, err = chain.New(data, numAttrs, k, edges, decoders.Hamming(k))
+	case Segmentation:
+		data := make([]segment.Instance, len(train))
+		for i, s := range train {
+			data[i] = segment.Instance{Attrs: t.index.Encode(attrs[i]), Segments: s.Segments}
+		}
+		q := opt.SegmentQuantile
+		if q == 0 {
+			q = DefaultSegmentQuantile
+		}
+		maxLen, lerr := segment.MaxSegmentLength(data, q, 0)
+		if lerr != nil {
+			return nil, lerr
+		}
+		t.segment, err = segment.New(data, numAttrs, k, maxLen, edges, opt.SegmentLoss)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s model: %w", opt.Task, err)
+	}
+	return t, nil
+}
+
+// MaxSegmentLength returns the longest segment a segmentation model
+// predicts (0 for sequence models).
+func (t *Training) MaxSegmentLength() int {
+	if t.segment == nil {
+		return 0
+	}
+	return t.segment.MaxLen()
+}
+
+// LongSegments returns the number of true training segments longer than a
+// segmentation model's maximum segment length (0 for sequence models).
+func (t *Training) LongSegments() int {
+	if t.segment == nil {
+		return 0
+	}
+	return t.segment.LongSegments()
+}
+
+// Fit trains the model with the trainer and params of the options, through
+// the trainers' registry; ctx cancels it, and carries a progress observer
+// if the caller set one (trainers.WithProgress); opts are the trainers'
+// options (e.g. trainers.WithCheckpoints). The model it returns
+// holds the result's weights; Format and DataHash are the caller's to set
+// (Train sets them).
+func (t *Training) Fit(ctx context.Context, opts ...trainers.Option) (*Model, *trainers.Result, error) {
+	var res *trainers.Result
+	var err error
+	if t.chain != nil {
+		res, err = trainers.Train(ctx, t.opt.Trainer, t.chain, t.opt.Params, opts...)
+	} else {
+		res, err = trainers.Train(ctx, t.opt.Trainer, t.segment, t.opt.Params, opts...)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := t.ModelAt(res.W)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, res, nil
+}
+
+// ModelAt returns the model with weights w, as Fit returns it for the
+// trained weights: for a checkpoint's weights (trainers.WithCheckpoints),
+// the model training would have returned had it stopped there.
+func (t *Training) ModelAt(w []float64) (*Model, error) {
+	params, err := trainers.Resolve(t.opt.Trainer, t.opt.Params)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{
+		Task: t.opt.Task, Features: t.opt.Features, Labels: t.labels,
+		Trainer: t.opt.Trainer, Params: params, Version: version.String(),
+		Weights: w, index: t.index,
+	}
+	m.MaxSegmentLength = t.MaxSegmentLength()
+	return m, nil
+}
+
+// Train trains a model on labelled data: extract every sequence's
+// attributes, prepare, fit, and record the data's format and hash in the
+// model.
+func Train(ctx context.Context, d *Data, opt Options) (*Model, *trainers.Result, error) {
+	if opt.Task == "" {
+		opt.Task = Sequence
+	}
+	if err := Check(opt.Task, opt.Trainer, opt.Params); err != nil {
+		return nil, nil, err
+	}
+	if opt.Features.Kind == "" {
+		kind := NER
+		if d.Format.Kind == FormatCora {
+			kind = Citation
+		}
+		f, err := DefaultFeatures(kind)
+		if err != nil {
+			return nil, nil, err
+		}
+		opt.Features = f
+	}
+	if opt.Features.Kind == NER && len(opt.Features.Columns) == 0 && d.Format.Kind == FormatCoNLL {
+		opt.Features.Columns = datasets.CoNLLFormat{Columns: d.Format.Columns}.ExtraColumns()
+	}
+	if opt.Task == Segmentation && d.Format.chunked() {
+		return nil, nil, fmt.Errorf("the %s task needs plain labels whose runs tile each sequence; these labels are chunk tags (label encoding %s): train the %s task, or read the labels as plain (label encoding none)", Segmentation, d.Format.Scheme, Sequence)
+	}
+	seqs := d.Corpus.Sequences
+	attrs := make([][][]string, len(seqs))
+	for i, s := range seqs {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		attrs[i] = opt.Features.Extract(s.Tokens, s.Columns)
+	}
+	t, err := Prepare(d.Corpus.Labels, seqs, attrs, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, res, err := t.Fit(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.Format, m.DataHash = d.Format, DataHash(d.Corpus)
+	return m, res, nil
+}
+
+// DataHash returns the hex SHA-256 of a corpus's content: its label names
+// and, per sequence, the tokens, extra columns and labels. It names the
+// training data in a model (the same data read from any file gives the
+// same hash).
+func DataHash(c *datasets.Corpus) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "labels %q\n", c.Labels)
+	for _, s := range c.Sequences {
+		fmt.Fprintf(h, "tokens %q\ncolumns %q\nlabels %v\nsegments %v\n", s.Tokens, s.Columns, s.Labels, s.Segments)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,269 @@
+package tagger
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/maxmargin/repro/datasets"
+)
+
+// Formats of labelled files.
+const (
+	// FormatCoNLL is a column file: one token per line, columns separated
+	// by spaces or tabs, a blank line after each sentence (CoNLL shared
+	// tasks, CRFsuite's and most taggers' training files).
+	FormatCoNLL = datasets.FormatCoNLL
+	// FormatCora is McCallum's tagged citation text: a <NEWREFERENCE> line,
+	// then the reference with its fields in <tag> ... </tag>.
+	FormatCora = datasets.FormatCora
+)
+
+// Format is how a labelled file is laid out. A model stores the format of
+// its training file, resolved, so that tagging reads the same columns and
+// writes labels back in the file's own label encoding.
+type Format struct {
+	// Kind is FormatCoNLL or FormatCora; empty: Cora when the first line
+	// that is not blank is <NEWREFERENCE>, else CoNLL.
+	Kind string `json:"kind"`
+	// Columns names a column file's columns in file order: "word" marks the
+	// tokens (else the first column) and "label" the labels (else the
+	// last); the others are extra columns, kept for NER features. Empty:
+	// as many as on the first token line, named word, c1, c2, ..., label.
+	Columns []string `json:"columns,omitempty"`
+	// Scheme is the label encoding (iob1, iob2, ioe1, ioe2, iobes, or none
+	// for plain labels); empty: detected (of iob2, iob1, iobes,
+	// ioe2 and ioe1, in this order of preference, the one that reads every
+	// tag with the fewest broken rules; none if no encoding reads every tag).
+	Scheme string `json:"label_encoding,omitempty"`
+	// Charset is the text encoding, utf-8 (default) or latin-1.
+	Charset string `json:"charset,omitempty"`
+}
+
+// Data is a labelled corpus as read from a file, with its resolved format.
+type Data struct {
+	Corpus *datasets.Corpus
+	Format Format
+	// Repairs are the tags that broke the label encoding's rules and were
+	// read as conlleval reads them (e.g. two in CoNLL-2003's eng.train).
+	Repairs []*datasets.ParseError
+}
+
+// chunked reports whether the labels carry chunk prefixes (O, B-X, I-X),
+// so that spans are conlleval's chunks.
+func (f Format) chunked() bool {
+	return f.Kind == FormatCoNLL && f.Scheme != string(datasets.Plain)
+}
+
+// conll returns the reading format of a resolved column-file Format.
+func (f Format) conll() datasets.CoNLLFormat {
+	return datasets.CoNLLFormat{Columns: f.Columns, Scheme: datasets.Scheme(f.Scheme), Encoding: datasets.TextEncoding(f.Charset), Repair: true}
+}
+
+// check validates a resolved format (one a model stores).
+func (f Format) check() error {
+	switch f.Kind {
+	case FormatCora:
+		if f.Scheme != string(datasets.Plain) || len(f.Columns) > 0 {
+			return fmt.Errorf("format %s: plain labels and no columns, got label encoding %q, columns %v", f.Kind, f.Scheme, f.Columns)
+		}
+		return nil
+	case FormatCoNLL:
+		if _, _, _, err := f.conll().Layout(0); err != nil {
+			return fmt.Errorf("format %s: %w", f.Kind, err)
+		}
+		if _, err := datasets.ParseScheme(f.Scheme); err != nil {
+			return fmt.Errorf("format %s: %w", f.Kind, err)
+		}
+		if _, err := datasets.ParseTextEncoding(f.Charset); err != nil {
+			return fmt.Errorf("format %s: %w", f.Kind, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown format %q (known: %s, %s)", f.Kind, FormatCoNLL, FormatCora)
+}
+
+// ReadData reads a labelled file, gzip-compressed or not; see [ParseData].
+func ReadData(path string, f Format) (*Data, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read data: %w", err)
+	}
+	return ParseData(bytes.NewReader(b), filepath.Base(path), f)
+}
+
+// ParseData reads labelled sequences from r in format f (name names the
+// file in errors, which carry its line: see [datasets.ParseError]). What f
+// leaves empty is resolved from the file: the kind, a column file's
+// columns, its label encoding. Tags that break the encoding's rules are
+// read as conlleval reads them and returned as Data.Repairs.
+func ParseData(r io.Reader, name string, f Format) (*Data, error) {
+	text, err := readAll(r, name)
+	if err != nil {
+		return nil, err
+	}
+	if f.Kind == "" {
+		f.Kind = FormatCoNLL
+		if looksLikeCora(text) {
+			f.Kind = FormatCora
+		}
+	}
+	switch f.Kind {
+	case FormatCora:
+		if len(f.Columns) > 0 || f.Scheme != "" && f.Scheme != string(datasets.Plain) || f.Charset != "" {
+			return nil, fmt.Errorf("%s: Cora text has no columns, no label encoding and is UTF-8", name)
+		}
+		c, err := datasets.ParseCora(bytes.NewReader(text), name)
+		if err != nil {
+			return nil, err
+		}
+		return &Data{Corpus: c, Format: Format{Kind: FormatCora, Scheme: string(datasets.Plain)}}, nil
+	case FormatCoNLL:
+		return parseCoNLL(text, name, f)
+	}
+	return nil, fmt.Errorf("%s: unknown format %q (known: %s, %s)", name, f.Kind, FormatCoNLL, FormatCora)
+}
+
+// parseCoNLL reads a column file, resolving its label encoding, text
+// encoding and column names.
+func parseCoNLL(text []byte, name string, f Format) (*Data, error) {
+	if f.Charset == "" {
+		f.Charset = string(datasets.UTF8)
+	}
+	enc, err := datasets.ParseTextEncoding(f.Charset)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	f.Charset = string(enc)
+	if f.Scheme == "" {
+		f.Scheme = string(detectScheme(text, f.conll()))
+	}
+	sc, err := datasets.ParseScheme(f.Scheme)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	f.Scheme = string(sc)
+	c, repairs, err := datasets.ParseCoNLL(bytes.NewReader(text), name, f.conll())
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Columns) == 0 {
+		extras := 0
+		if len(c.Sequences) > 0 {
+			extras = len(c.Sequences[0].Columns)
+		}
+		f.Columns = append(f.Columns, datasets.ColumnWord)
+		for k := range extras {
+			f.Columns = append(f.Columns, fmt.Sprintf("c%d", k+1))
+		}
+		f.Columns = append(f.Columns, datasets.ColumnLabel)
+	}
+	return &Data{Corpus: c, Format: f, Repairs: repairs}, nil
+}
+
+// readAll reads r whole, decompressing gzip.
+func readAll(r io.Reader, name string) ([]byte, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		return b, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if b, err = io.ReadAll(zr); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
+}
+
+// looksLikeCora reports whether the first line that is not blank is Cora's
+// reference separator.
+func looksLikeCora(text []byte) bool {
+	for line := range bytes.Lines(text) {
+		if s := strings.TrimSpace(string(line)); s != "" {
+			return s == "<NEWREFERENCE>"
+		}
+	}
+	return false
+}
+
+// detectOrder is the order in which detectScheme prefers label encodings
+// that read a file equally well (IOB1 and IOE1 files without B- or E- tags
+// are valid in both, and decode to the same chunks).
+func detectOrder() []datasets.Scheme {
+	return []datasets.Scheme{datasets.IOB2, datasets.IOB1, datasets.IOBES, datasets.IOE2, datasets.IOE1}
+}
+
+// detectScheme returns the label encoding of a column file in layout f: of
+// iob2, iob1, iobes, ioe2 and ioe1 (in this order of preference), the one
+// under which every tag is O or PREFIX-TYPE and the fewest tags break the
+// encoding's rules; none (plain labels) when no encoding reads every tag.
+// Lines that do not fit the layout are left to the reader to report.
+func detectScheme(text []byte, f datasets.CoNLLFormat) datasets.Scheme {
+	sentences := labelColumn(text, f)
+	best, fewest := datasets.Plain, -1
+	for _, sc := range detectOrder() {
+		broken := 0
+		for _, tags := range sentences {
+			_, bad, err := sc.Decode(tags)
+			if err != nil {
+				broken = -1
+				break
+			}
+			broken += len(bad)
+		}
+		if broken >= 0 && (fewest < 0 || broken < fewest) {
+			best, fewest = sc, broken
+		}
+	}
+	return best
+}
+
+// labelColumn returns the tags of every sentence of a column file, as far
+// as its lines fit layout f.
+func labelColumn(text []byte, f datasets.CoNLLFormat) [][]string {
+	var out [][]string
+	var cur []string
+	label := -1
+	for line := range bytes.Lines(text) {
+		fields := splitFields(string(line))
+		switch {
+		case len(fields) == 0:
+			if len(cur) > 0 {
+				out, cur = append(out, cur), nil
+			}
+			continue
+		case fields[0] == datasets.DocStart:
+			continue
+		}
+		if label < 0 {
+			_, l, _, err := f.Layout(len(fields))
+			if err != nil {
+				return nil
+			}
+			label = l
+		}
+		if label < len(fields) {
+			cur = append(cur, fields[label])
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// splitFields returns the fields of a line separated by ASCII spaces and
+// tabs (a trailing CR or LF is dropped), as datasets.ParseCoNLL splits
+// them: a Latin-1 or Unicode no-break space stays inside its token.
+func splitFields(line string) []string {
+	return strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' })
+}
