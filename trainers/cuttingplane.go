@@ -179,8 +179,9 @@ type Stats struct {
 	Elapsed     time.Duration
 	// OtherThreadsCPU is CPU time the training used on threads other than
 	// the caller's (gonum's L-BFGS runs its method and every evaluation in
-	// goroutines of its own); add it to the caller's thread CPU for the
-	// training's whole cost. Zero for trainers that run on the caller's.
+	// goroutines of its own; the cutting-plane solvers separate on
+	// Settings.Threads goroutines); add it to the caller's thread CPU for
+	// the training's whole cost. Zero for trainers that run on the caller's.
 	OtherThreadsCPU time.Duration
 }
 
