@@ -31,8 +31,10 @@ const chunk = 4
 // goroutine k's own scratch (a fork of the separator, a buffer). Goroutine
 // 0 is the caller's; the others' CPU time is added to p.cpu. Instances are
 // handed out as they are asked for, so f(k, i) must write what it computes
-// to a place of i's (and may read only what no call writes). forEach stops
-// at the first error and returns it, or ctx's error once ctx is cancelled.
+// to a place of i's, or of k's that is then merged in a way no order can
+// change (groupMax), and may read only what no call writes. forEach stops
+// at the first error and returns it (with several, whichever came first),
+// or ctx's error once ctx is cancelled.
 func (p pool) forEach(ctx context.Context, n int, f func(k, i int) error) error {
 	workers := p.workers(n)
 	if workers <= 1 {
@@ -53,13 +55,10 @@ func (p pool) forEach(ctx context.Context, n int, f func(k, i int) error) error 
 	work := func(k int) {
 		for {
 			lo := int(next.Add(chunk)) - chunk
-			if lo >= n {
+			if lo >= n || ctx.Err() != nil {
 				return
 			}
 			for i := lo; i < min(lo+chunk, n); i++ {
-				if ctx.Err() != nil {
-					return
-				}
 				if err := f(k, i); err != nil {
 					cancel(err) // the first error stops every goroutine
 					return
