@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -353,7 +354,7 @@ func (j *jointBuilder) sum(picks [][]pick) {
 
 // constraint returns the joint constraint built since the last reset.
 func (j *jointBuilder) constraint() (structpred.SparseVec, float64) {
-	slices.Sort(j.touched)
+	j.sortTouched()
 	a := structpred.SparseVec{Idx: make([]int32, 0, len(j.touched)), Val: make([]float64, 0, len(j.touched))}
 	for _, i := range j.touched {
 		if v := j.acc[i]; v != 0 {
@@ -362,4 +363,22 @@ func (j *jointBuilder) constraint() (structpred.SparseVec, float64) {
 		}
 	}
 	return a, j.b
+}
+
+// sortTouched puts the touched indices in increasing order. A joint
+// constraint sums a feature difference of every instance, so it often
+// touches enough of the weights that reading all the marks in order (about
+// a nanosecond each) is cheaper than sorting the touched ones (t·log₂ t
+// comparisons of a few each): sequential work that every thread waits for.
+func (j *jointBuilder) sortTouched() {
+	if t := len(j.touched); len(j.mark) > 2*t*bits.Len(uint(t)) {
+		slices.Sort(j.touched)
+		return
+	}
+	j.touched = j.touched[:0]
+	for i, m := range j.mark {
+		if m {
+			j.touched = append(j.touched, int32(i))
+		}
+	}
 }
