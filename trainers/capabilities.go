@@ -17,10 +17,11 @@ type Model[Y any] = structpred.Model[Y]
 
 // Forker is a model that can be used from several goroutines: Fork returns
 // a model over the same instances that shares everything read-only (the
-// instances, the cost) with m but has scratch buffers of its own, so that m
-// and its forks may be called concurrently, one goroutine each. A fork
-// answers every call exactly as m does, and has every capability m has. The
-// cutting-plane trainers need it for threads > 1.
+// instances, the cost) with the original but has scratch buffers of its
+// own, so that the original and its forks may be called concurrently, one
+// goroutine each. A fork answers every call exactly as the original does
+// and has every capability it has. The cutting-plane trainers need it for
+// threads > 1.
 type Forker[Y any] interface {
 	Fork() Model[Y]
 }
