@@ -2,9 +2,11 @@ package experiments
 
 import (
 	"context"
+	"fmt"
 	"github.com/maxmargin/repro/internal/cputime"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/decoders"
@@ -175,6 +177,53 @@ func BenchmarkCuttingPlane(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkOneSlackThreads measures what threads buys: one-slack margin
+// scaling on Cora split 0 (25% train, 125 sequences) at C = 0.1, ε = 0.01,
+// trained with 1 and with 2 threads in every iteration (in alternating
+// order, so that neither always inherits the other's garbage), so that the
+// two are measured side by side and the load of a shared machine falls on
+// both alike. It reports each one's wall and whole-process CPU seconds per
+// training and the ratios 2 threads / 1 thread (wall-ratio below 1 is the
+// speed-up; cpu-ratio above 1 is the cost of the extra goroutine), and
+// fails if the two trainings differ (they must be bit for bit the same).
+func BenchmarkOneSlackThreads(b *testing.B) {
+	m := benchModel(b, "cora")
+	threads := []int{1, 2}
+	wall, cpu := make([]float64, len(threads)), make([]float64, len(threads))
+	round := 0
+	for b.Loop() {
+		primal := make([]float64, len(threads))
+		for j := range threads {
+			k := (j + round) % len(threads)
+			t := threads[k]
+			sep, err := trainers.NewSeparator(trainers.Margin, trainers.Model[[]int](m), 0.01)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := trainers.Settings{C: 0.1, Epsilon: 0.01, Solver: trainers.OneSlack, Threads: t}
+			c0, t0 := cputime.ProcessSeconds(), time.Now()
+			res, err := trainers.CuttingPlane(context.Background(), m.Len(), m.Dim(), sep, s)
+			wall[k] += time.Since(t0).Seconds()
+			cpu[k] += cputime.ProcessSeconds() - c0
+			if err != nil {
+				b.Fatal(err)
+			}
+			primal[k] = res.Primal
+		}
+		round++
+		if primal[0] != primal[1] {
+			b.Fatalf("primal %v with 1 thread, %v with 2", primal[0], primal[1])
+		}
+	}
+	n := float64(b.N)
+	for k, t := range threads {
+		b.ReportMetric(wall[k]/n, fmt.Sprintf("wall-s/%d-thread", t))
+		b.ReportMetric(cpu[k]/n, fmt.Sprintf("cpu-s/%d-thread", t))
+	}
+	b.ReportMetric(wall[1]/wall[0], "wall-ratio")
+	b.ReportMetric(cpu[1]/cpu[0], "cpu-ratio")
 }
 
 // BenchmarkSegmentCRF is BenchmarkCRF for the semi-Markov segmentation model

@@ -273,6 +273,11 @@ type TrainerSpec struct {
 	Epsilon       float64 `yaml:"epsilon,omitempty"`
 	QPTolerance   float64 `yaml:"qp_tolerance,omitempty"`
 	MaxIterations int     `yaml:"max_iterations,omitempty"`
+	// Threads is how many goroutines one unit of a cutting-plane trainer
+	// separates on (default 1). Results do not depend on it, so it is not
+	// part of the unit key: changing it reuses the cached units. A unit
+	// with threads > 1 competes with the other --workers for the cores.
+	Threads int `yaml:"threads,omitempty"`
 	// Slack scaling: which violated labeling the exact oracle adds,
 	// tsochantaridis (the default; unset) or sarawagi-gupta (their eq. 1).
 	Criterion string `yaml:"criterion,omitempty"`

@@ -76,6 +76,9 @@ func TestParseConfigErrors(t *testing.T) {
 		{"validation fraction", "  count: 2", "  count: 2\n  validation_fraction: 1", []string{"splits.validation_fraction"}},
 		{"unknown task", "splits:", "tasks: [sequense]\nsplits:", []string{"bad.yaml:6:", "tasks", `did you mean "sequence"`}},
 		{"comparison of absent trainer", "[poslearn, margin]", "[poslearn, slack]", []string{"bad.yaml:15:", "compare", `"slack"`}},
+		{"threads on an online trainer", "  - name: poslearn\n    C: [1]", "  - name: perceptron\n    threads: 2", []string{"bad.yaml:13:", "trainers[1].threads", `does not apply to trainer "perceptron"`}},
+		{"zero threads", "    C: [0.1, 1]", "    C: [0.1, 1]\n    threads: 0", []string{"bad.yaml:12:", "trainers[0].threads", "must not be 0 (omit it for the default, 1)"}},
+		{"negative threads", "    C: [0.1, 1]", "    C: [0.1, 1]\n    threads: -2", []string{"bad.yaml:12:", "trainers[0].threads", "at least 1"}},
 		{"setting the new trainer lacks", "  - name: poslearn\n    C: [1]", "  - name: passive-aggressive\n    k: 3", []string{"bad.yaml:13:", "trainers[1].k", `does not apply to trainer "passive-aggressive"`}},
 		{"passive-aggressive: empty grid", "  - name: poslearn\n    C: [1]", "  - name: passive-aggressive\n    C: []", []string{"bad.yaml:13:", "trainers[1].C", "empty grid; omit C for passive-aggressive's default"}},
 		{"duplicate trainer", "  - name: poslearn", "  - name: margin", []string{"bad.yaml:12:", "listed twice", "distinct label"}},
@@ -340,7 +343,9 @@ func TestParseConfigFigureEveryTask(t *testing.T) {
 // Configs keep flat trainer keys, and units carry them under the same
 // names: every param a trainer's registry entry declares (but the run's
 // seed) must be a TrainerSpec YAML key and a unitSpec JSON key, or it would
-// never reach the trainer.
+// never reach the trainer; but an execution param (threads), which does
+// not change results, must stay out of the unit key and reach the trainer
+// through executionParams.
 func TestTrainerParamsAreConfigAndUnitKeys(t *testing.T) {
 	tags := func(typ reflect.Type, tag string) map[string]bool {
 		out := map[string]bool{}
@@ -351,9 +356,18 @@ func TestTrainerParamsAreConfigAndUnitKeys(t *testing.T) {
 		return out
 	}
 	cfgKeys, unitKeys := tags(reflect.TypeFor[TrainerSpec](), "yaml"), tags(reflect.TypeFor[unitSpec](), "json")
+	execution := unitSpec{}.executionParams()
 	for _, s := range trainers.Specs() {
 		for _, p := range s.Params {
 			if p.Key == trainers.ParamSeed {
+				continue
+			}
+			if p.Execution {
+				// Results do not depend on it: a config key, handed to the
+				// trainer, but not in the unit key.
+				if _, handed := execution[p.Key]; !cfgKeys[p.Key] || unitKeys[p.Key] || !handed {
+					t.Errorf("trainer %s: execution param %q: config key %v, unit key %v (want false), handed to the trainer %v", s.Name, p.Key, cfgKeys[p.Key], unitKeys[p.Key], handed)
+				}
 				continue
 			}
 			if !cfgKeys[p.Key] || !unitKeys[p.Key] {

@@ -38,6 +38,9 @@ type PlannedUnit struct {
 	Group string `json:"group"`
 	// Label is the config entry's label, when it has one.
 	Label string `json:"label,omitempty"`
+	// Threads is the entry's threads when more than one: how the unit
+	// runs, not what it computes, so it is not in Spec (whose hash is Key).
+	Threads int `json:"threads,omitempty"`
 	// CFromValidation marks a test unit whose C validation chooses; its
 	// spec's C is 0 until then.
 	CFromValidation bool `json:"C_from_validation,omitempty"`
@@ -117,6 +120,9 @@ func (r *runner) planAll(ctx context.Context) ([]PlannedUnit, error) {
 		if u.Label != u.Trainer {
 			p.Label = u.Label
 		}
+		if u.Threads > 1 {
+			p.Threads = u.Threads
+		}
 		if len(deps) > 0 {
 			p.CFromValidation, p.Spec.C, p.Key = true, 0, ""
 		}
@@ -181,6 +187,7 @@ func ReadPlan(path string) ([]PlannedUnit, error) {
 			return nil, fmt.Errorf("%s:%d: index %d, want %d (the plan was edited or truncated; write it again with repro plan)", path, len(out)+1, p.Index, len(out))
 		}
 		p.Spec.Label = cmp.Or(p.Label, p.Spec.Trainer)
+		p.Spec.Threads = p.Threads
 		out = append(out, p)
 	}
 	if err := sc.Err(); err != nil {
@@ -285,7 +292,7 @@ func (r *runner) checkPlan(ctx context.Context, plan []PlannedUnit, index int) e
 func samePlanned(a, b PlannedUnit) bool {
 	ja, erra := json.Marshal(a.Spec)
 	jb, errb := json.Marshal(b.Spec)
-	return erra == nil && errb == nil && bytes.Equal(ja, jb) && a.Key == b.Key && a.Label == b.Label && slices.Equal(a.DependsOn, b.DependsOn)
+	return erra == nil && errb == nil && bytes.Equal(ja, jb) && a.Key == b.Key && a.Label == b.Label && a.Threads == b.Threads && slices.Equal(a.DependsOn, b.DependsOn)
 }
 
 // chooseC returns the C that the validation units of p's group choose,

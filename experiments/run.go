@@ -343,7 +343,7 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 							Trainer: t.Name, Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations,
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
 							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Epochs: t.Epochs, K: t.K, Average: t.Average, Beta: t.Beta, LossScale: t.LossScale, Rescaling: t.Rescaling,
-							Solver: t.Solver, Criterion: t.Criterion, CPerExample: t.CPerExample, Label: t.Display(),
+							Solver: t.Solver, Criterion: t.Criterion, CPerExample: t.CPerExample, Label: t.Display(), Threads: t.Threads,
 							Curves: r.cfg.Curves && phase == phaseTest,
 						}
 						if phase == phaseTest {

@@ -219,9 +219,14 @@ func (u unitSpec) trainerParams() (trainers.Values, error) {
 		return nil, fmt.Errorf("unit settings: %w", err)
 	}
 	v := trainers.Values{}
+	execution := u.executionParams()
 	for _, p := range spec.Params {
-		switch x := all[p.Key]; x {
-		case nil, 0.0, false, "":
+		x := all[p.Key]
+		if p.Execution {
+			x = execution[p.Key]
+		}
+		switch x {
+		case nil, 0, 0.0, false, "":
 		default:
 			v[p.Key] = x
 		}

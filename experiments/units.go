@@ -15,6 +15,7 @@ import (
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/tagger"
+	"github.com/maxmargin/repro/trainers"
 )
 
 // Unit phases: a validation unit trains on part of a split's training set and
@@ -78,6 +79,17 @@ type unitSpec struct {
 	// Label is the config entry's display name (TrainerSpec.Display). It
 	// only names results, so it stays out of the key.
 	Label string `json:"-"`
+	// Threads is the cutting-plane trainers' threads param. Results do not
+	// depend on it (trainers.Param.Execution), so it stays out of the key;
+	// executionParams hands it to the trainer.
+	Threads int `json:"-"`
+}
+
+// executionParams returns the unit's trainer params that do not change its
+// result (trainers.Param.Execution), under their param keys: the ones the
+// key leaves out.
+func (u unitSpec) executionParams() trainers.Values {
+	return trainers.Values{"threads": u.Threads}
 }
 
 // display is the name the unit's results go by: its label, or its trainer.

@@ -68,3 +68,21 @@ type PositionViolator[Y any] struct {
 	Score    float64
 	Loss     float64
 }
+
+// Model is what every trainer needs of a structured model over its training
+// instances 0..Len()-1 (trainers.Model is this type). It lives here, not in
+// trainers, for the same reason as PositionViolator: a model's Fork returns
+// one (see trainers.Forker), and a method's result type must be spelt the
+// same in the model and in the interface it meets.
+type Model[Y any] interface {
+	Len() int
+	Dim() int
+	// Truth returns the correct labeling y_i of instance i.
+	Truth(i int) Y
+	// DeltaFeatures returns δf_i(y) = f(x_i, y_i) − f(x_i, y).
+	DeltaFeatures(i int, y Y) SparseVec
+	// Loss returns L_i(y) ≥ 0, zero for the truth.
+	Loss(i int, y Y) float64
+	// Score returns s_i(y) = w·f(x_i, y).
+	Score(i int, w []float64, y Y) float64
+}

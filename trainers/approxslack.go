@@ -46,6 +46,15 @@ const golden = 24
 
 func (s *approxSlackSeparator[Y]) Groups() int { return s.m.Len() }
 
+// fork is the same oracle over a fork of the model (see forkable).
+func (s *approxSlackSeparator[Y]) fork() (Separator, error) {
+	m, err := forkModel(s.m)
+	if err != nil {
+		return nil, err
+	}
+	return newApproxSlackSeparator(m, s.epsilon)
+}
+
 // Exact is false: the λ search can miss the most violated labeling (Claim
 // 3.3), so CuttingPlane's true primal needs a Settings.Certifier.
 func (s *approxSlackSeparator[Y]) Exact() bool { return false }

@@ -8,19 +8,22 @@ import "github.com/maxmargin/repro/structpred"
 // Check, so an unsupported trainer/model pair fails before training.
 
 // Model is what every trainer needs of a structured model over its training
-// instances 0..Len()-1. Implementations own per-instance scratch buffers and
-// are not safe for concurrent use; the runner gives each training run its own.
-type Model[Y any] interface {
-	Len() int
-	Dim() int
-	// Truth returns the correct labeling y_i of instance i.
-	Truth(i int) Y
-	// DeltaFeatures returns δf_i(y) = f(x_i, y_i) − f(x_i, y).
-	DeltaFeatures(i int, y Y) structpred.SparseVec
-	// Loss returns L_i(y) ≥ 0, zero for the truth.
-	Loss(i int, y Y) float64
-	// Score returns s_i(y) = w·f(x_i, y).
-	Score(i int, w []float64, y Y) float64
+// instances 0..Len()-1 (see structpred.Model, where it is defined so that a
+// model's Fork can return one without importing this package).
+// Implementations own per-instance scratch buffers and are not safe for
+// concurrent use; the runner gives each training run its own, and a trainer
+// that works on several goroutines gives each its own Fork.
+type Model[Y any] = structpred.Model[Y]
+
+// Forker is a model that can be used from several goroutines: Fork returns
+// a model over the same instances that shares everything read-only (the
+// instances, the cost) with the original but has scratch buffers of its
+// own, so that the original and its forks may be called concurrently, one
+// goroutine each. A fork answers every call exactly as the original does
+// and has every capability it has. The cutting-plane trainers need it for
+// threads > 1.
+type Forker[Y any] interface {
+	Fork() Model[Y]
 }
 
 // LossAugmentedDecoder finds argmax_y s_i(y) + scale·L_i(y) over all

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/maxmargin/repro/internal/cputime"
 	"github.com/maxmargin/repro/structpred"
 )
 
@@ -77,6 +78,16 @@ type Settings struct {
 	// certifies, and an approximate one makes Primal a lower bound on the
 	// true primal (see Stats.PrimalExact).
 	Certifier Separator
+	// Threads is how many goroutines the one-slack solver separates on
+	// (oracle calls and the constraint cache) and both solvers run the
+	// final exact pass on; the n-slack passes stay sequential, as each
+	// instance's constraint moves w before the next is separated. Results
+	// do not depend on it: every instance's answer is reduced in instance
+	// order. Threads > 1 needs a separator of this package over a model
+	// that implements Forker (each goroutine separates with its own fork);
+	// CPU time spent off the caller's goroutine is reported in
+	// Stats.OtherThreadsCPU. Default 1.
+	Threads int
 	// Progress, if non-nil, is called after every pass (n-slack) or
 	// iteration (one-slack).
 	Progress func(Stats)
@@ -109,6 +120,9 @@ func (s Settings) withDefaults() Settings {
 	if s.Solver == "" {
 		s.Solver = NSlack
 	}
+	if s.Threads == 0 {
+		s.Threads = 1
+	}
 	if s.MaxIterations == 0 {
 		s.MaxIterations = 500
 		if s.Solver == OneSlack {
@@ -122,8 +136,8 @@ func (s Settings) validate() error {
 	switch {
 	case !(s.C > 0) || math.IsInf(s.C, 0):
 		return fmt.Errorf("the trade-off C must be a positive finite number, got %v", s.C)
-	case s.Epsilon < 0 || s.QPTolerance < 0 || s.MaxIterations < 0:
-		return errors.New("epsilon, QP tolerance and iteration cap must not be negative")
+	case s.Epsilon < 0 || s.QPTolerance < 0 || s.MaxIterations < 0 || s.Threads < 0:
+		return errors.New("epsilon, QP tolerance, iteration cap and threads must not be negative")
 	case s.Solver != NSlack && s.Solver != OneSlack:
 		return fmt.Errorf("unknown cutting-plane solver %q (known: %v)", s.Solver, Solvers())
 	}
@@ -168,8 +182,9 @@ type Stats struct {
 	Elapsed     time.Duration
 	// OtherThreadsCPU is CPU time the training used on threads other than
 	// the caller's (gonum's L-BFGS runs its method and every evaluation in
-	// goroutines of its own); add it to the caller's thread CPU for the
-	// training's whole cost. Zero for trainers that run on the caller's.
+	// goroutines of its own; the cutting-plane solvers separate on
+	// Settings.Threads goroutines); add it to the caller's thread CPU for
+	// the training's whole cost. Zero for trainers that run on the caller's.
 	OtherThreadsCPU time.Duration
 	// CheckpointCPU and CheckpointWall are the time spent inside a
 	// CheckpointFunc (CPU on the calling thread, and wall-clock), which a
@@ -211,10 +226,22 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	if s.Solver == OneSlack {
-		return oneSlack(ctx, n, dim, sep, s)
+	p := pool{threads: s.Threads, cpu: new(cputime.Counter)}
+	if p.workers(n) > 1 {
+		// Fail now, not after training, if a separator cannot fork.
+		for _, sep := range []Separator{sep, s.Certifier} {
+			if sep == nil {
+				continue
+			}
+			if _, err := forks(sep, 2); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return nSlack(ctx, n, dim, sep, s, onTrueGap)
+	if s.Solver == OneSlack {
+		return oneSlack(ctx, n, dim, sep, s, p)
+	}
+	return nSlack(ctx, n, dim, sep, s, onTrueGap, p)
 }
 
 // nSlack is Tsochantaridis et al.'s Algorithm 1 with one slack per group:
@@ -223,7 +250,7 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 // variables (the cheap variant of step 10); after each pass the whole
 // working-set dual is re-solved to QPTolerance. With onTrueGap it stops on
 // the true gap instead (see Settings.QPTolerance).
-func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGap bool) (*Result, error) {
+func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGap bool, p pool) (*Result, error) {
 	start := time.Now()
 	cp := newCheckpointer(s.Checkpoint, nil)
 	defer cp.close()
@@ -292,7 +319,7 @@ func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGa
 		if st.Converged || st.Iterations == s.MaxIterations {
 			// The pass's proposals certify w when nothing moved it since.
 			certified := st.Added == 0 && ws.version == before && isExact(sep) && s.Certifier == nil
-			if err := st.finish(ctx, n, ws, sep, s, found, certified); err != nil {
+			if err := st.finish(ctx, n, ws, sep, s, found, certified, p); err != nil {
 				return nil, err
 			}
 		}
@@ -319,12 +346,17 @@ func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGa
 // the larger of its working-set slack and the largest violation an oracle
 // pass at w proposed for it (found, from the last pass if certified, else
 // from a certifying pass run here).
-func (st *Stats) finish(ctx context.Context, n int, ws *workingSet, sep Separator, s Settings, found []float64, certified bool) error {
+func (st *Stats) finish(ctx context.Context, n int, ws *workingSet, sep Separator, s Settings, found []float64, certified bool, p pool) error {
 	if !certified {
 		clear(found) // proposals from earlier in the pass saw another w
-		if err := certify(ctx, n, ws.w, certifier(sep, s), found, st); err != nil {
+		seps, err := forks(certifier(sep, s), p.workers(n))
+		if err != nil {
 			return err
 		}
+		if err := certify(ctx, n, ws.w, seps, found, st, p); err != nil {
+			return err
+		}
+		st.OtherThreadsCPU = p.cpu.Total()
 	}
 	xi := 0.0
 	for g, v := range found {
@@ -369,25 +401,49 @@ func certifier(sep Separator, s Settings) Separator {
 // certify runs one separation pass at w with every slack taken as zero (so
 // that a filtering separator returns each group's most violated constraint
 // whenever it is violated at all) and raises found[g] to the largest
-// violation proposed for group g.
-func certify(ctx context.Context, n int, w []float64, sep Separator, found []float64, st *Stats) error {
+// violation proposed for group g. Goroutine k of the pool separates with
+// seps[k] (see forks).
+func certify(ctx context.Context, n int, w []float64, seps []Separator, found []float64, st *Stats, p pool) error {
 	zero := func(int) float64 { return 0 }
-	var props []structpred.Constraint
-	for i := 0; i < n; i++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	props := make([][]structpred.Constraint, len(seps))
+	err := groupMax(ctx, p, n, found, func(k, i int, found []float64) error {
 		var err error
-		props, err = sep.Separate(i, w, zero, props[:0])
-		st.OracleCalls++
+		props[k], err = seps[k].Separate(i, w, zero, props[k][:0])
 		if err != nil {
 			return fmt.Errorf("certifying pass, instance %d: %w", i, err)
 		}
-		for _, k := range props {
-			if err := checkConstraint(k, len(found)); err != nil {
+		for _, c := range props[k] {
+			if err := checkConstraint(c, len(found)); err != nil {
 				return fmt.Errorf("certifying pass, instance %d: %w", i, err)
 			}
-			found[k.Group] = math.Max(found[k.Group], k.Violation(w))
+			found[c.Group] = math.Max(found[c.Group], c.Violation(w))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	st.OracleCalls += n
+	return nil
+}
+
+// groupMax calls visit(k, i, found_k) for every instance i on the pool's
+// goroutines, where found_k is found itself for goroutine 0 and a zeroed
+// copy for each other, which visit raises; then it raises found to the
+// copies. The maximum does not depend on the order it is taken in, so
+// neither does found.
+func groupMax(ctx context.Context, p pool, n int, found []float64, visit func(k, i int, found []float64) error) error {
+	mine := make([][]float64, p.workers(n))
+	mine[0] = found
+	for k := 1; k < len(mine); k++ {
+		mine[k] = make([]float64, len(found))
+	}
+	if err := p.forEach(ctx, n, func(k, i int) error { return visit(k, i, mine[k]) }); err != nil {
+		return err
+	}
+	for _, m := range mine[1:] {
+		for g, v := range m {
+			found[g] = math.Max(found[g], v)
 		}
 	}
 	return nil
@@ -458,12 +514,13 @@ type CuttingPlaneParams struct {
 	Epsilon       float64 `param:"epsilon" help:"violation tolerance ε; the primal is within C·G·ε of optimal"`
 	QPTolerance   float64 `param:"qp_tolerance" help:"relative working-set gap the QP must reach (0: stop on the true gap)"`
 	MaxIterations int     `param:"max_iterations" help:"cap on passes (n-slack) or iterations (one-slack)"`
+	Threads       int     `param:"threads,execution" help:"goroutines for one-slack's separation and both solvers' final exact pass; results do not depend on it"`
 }
 
 // Resolved fills the defaults as Settings.Resolved does.
 func (p CuttingPlaneParams) Resolved() CuttingPlaneParams {
-	s := Settings{Epsilon: p.Epsilon, QPTolerance: p.QPTolerance, MaxIterations: p.MaxIterations, Solver: p.Solver}.Resolved()
-	p.Epsilon, p.QPTolerance, p.MaxIterations, p.Solver = s.Epsilon, s.QPTolerance, s.MaxIterations, s.Solver
+	s := Settings{Epsilon: p.Epsilon, QPTolerance: p.QPTolerance, MaxIterations: p.MaxIterations, Solver: p.Solver, Threads: p.Threads}.Resolved()
+	p.Epsilon, p.QPTolerance, p.MaxIterations, p.Solver, p.Threads = s.Epsilon, s.QPTolerance, s.MaxIterations, s.Solver, s.Threads
 	return p
 }
 
@@ -481,13 +538,24 @@ func (p CuttingPlaneParams) Validate() error {
 		return &ParamError{Key: "qp_tolerance", Msg: fmt.Sprintf("is a relative gap in [0, 1), got %v", p.QPTolerance)}
 	case p.MaxIterations < 1:
 		return &ParamError{Key: "max_iterations", Msg: fmt.Sprintf("must be at least 1, got %d", p.MaxIterations)}
+	case p.Threads < 1:
+		return &ParamError{Key: "threads", Msg: fmt.Sprintf("must be at least 1, got %d", p.Threads)}
 	}
 	return nil
 }
 
 // settings returns the solver settings for a model of n instances.
 func (p CuttingPlaneParams) settings(n int) Settings {
-	return Settings{C: p.PerExample(n), Epsilon: p.Epsilon, QPTolerance: p.QPTolerance, MaxIterations: p.MaxIterations, Solver: p.Solver}
+	return Settings{C: p.PerExample(n), Epsilon: p.Epsilon, QPTolerance: p.QPTolerance, MaxIterations: p.MaxIterations, Solver: p.Solver, Threads: p.Threads}
+}
+
+// checkThreads reports whether trainer name can train m on threads
+// goroutines: more than one needs a model that forks (Forker).
+func checkThreads[Y any](name string, m Model[Y], threads int) error {
+	if threads <= 1 {
+		return nil
+	}
+	return needs[Forker[Y]](name, "a model usable from several goroutines (Fork) for threads > 1", m)
 }
 
 // cuttingPlane is a cutting-plane trainer: CuttingPlane with the trainer's
@@ -508,8 +576,10 @@ func cuttingPlaneTrainer[Y any](name, summary, c string, sep func(Model[Y], floa
 		Trainer: entry[Y, CuttingPlaneParams]{
 			name: name, summary: summary, c: c,
 			check: func(m Model[Y], p CuttingPlaneParams) error {
-				_, err := sep(m, p.Epsilon)
-				return err
+				if _, err := sep(m, p.Epsilon); err != nil {
+					return err
+				}
+				return checkThreads(name, m, p.Threads)
 			},
 			train: func(ctx context.Context, m Model[Y], p CuttingPlaneParams, o options) (*Result, error) {
 				s := p.settings(m.Len())

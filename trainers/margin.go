@@ -35,6 +35,15 @@ type marginSeparator[Y any] struct {
 
 func (s *marginSeparator[Y]) Groups() int { return s.m.Len() }
 
+// fork is the same oracle over a fork of the model (see forkable).
+func (s *marginSeparator[Y]) fork() (Separator, error) {
+	m, err := forkModel(s.m)
+	if err != nil {
+		return nil, err
+	}
+	return newMarginSeparator(m, 0)
+}
+
 func (s *marginSeparator[Y]) Separate(i int, w []float64, _ func(int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error) {
 	y := s.d.LossAugmented(i, w, 1)
 	loss := s.m.Loss(i, y)

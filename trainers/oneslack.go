@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -43,15 +44,15 @@ const (
 // bounds the primal sub-optimality by C·G·ε, n-slack's bound at the same
 // ε; and that pass gives the true slacks at w, so the true primal comes for
 // free.
-func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Result, error) {
+func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings, p pool) (*Result, error) {
 	start := time.Now()
 	cp := newCheckpointer(s.Checkpoint, nil)
 	defer cp.close()
 	groups := sep.Groups()
 	epsJoint := s.Epsilon * float64(groups)
-	o := &oneSlackRun{
-		sep: sep, qp: newJointQP(dim, s.C), caches: make([]instanceCache, n),
-		j: newJointBuilder(dim, groups),
+	o, err := newOneSlackRun(n, dim, groups, sep, s.C, p)
+	if err != nil {
+		return nil, err
 	}
 	st := Stats{}
 	oracleBest := false       // o.j holds an oracle pass's joint constraint at w
@@ -60,7 +61,9 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Resu
 		st.Iterations++
 		st.Added = 0
 		xi := o.qp.slack()
-		o.fromCache()
+		if err := o.fromCache(ctx); err != nil {
+			return nil, err
+		}
 		oracleBest = false
 		if o.j.violation-xi <= math.Max(epsJoint, lastExcess/2) {
 			if err := o.separate(ctx, &st); err != nil {
@@ -86,6 +89,7 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Resu
 			return nil, fmt.Errorf("iteration %d: %w", st.Iterations, ErrNotFinite)
 		}
 		st.Constraints, st.WorkingGap, st.QPUpdates, st.Elapsed = len(o.qp.b), st.WorkingPrimal-st.Dual, o.qp.updates, time.Since(start)
+		st.OtherThreadsCPU = p.cpu.Total()
 		if st.Converged {
 			break
 		}
@@ -104,12 +108,18 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Resu
 	w := o.qp.w
 	found := make([]float64, groups)
 	if !(st.Converged && isExact(sep) && s.Certifier == nil) {
-		if err := certify(ctx, n, w, certifier(sep, s), found, &st); err != nil {
+		certifiers := o.seps
+		if s.Certifier != nil {
+			if certifiers, err = forks(s.Certifier, p.workers(n)); err != nil {
+				return nil, err
+			}
+		}
+		if err := certify(ctx, n, w, certifiers, found, &st, p); err != nil {
 			return nil, err
 		}
 	}
-	for i := range o.caches {
-		o.caches[i].raise(found, w)
+	if err := o.raise(ctx, found); err != nil {
+		return nil, err
 	}
 	xiSum := 0.0
 	for _, v := range found {
@@ -119,6 +129,7 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Resu
 	st.Gap = st.Primal - st.Dual
 	st.PrimalExact = s.Certifier != nil || isExact(sep)
 	st.Elapsed = time.Since(start)
+	st.OtherThreadsCPU = p.cpu.Total()
 	if s.Progress != nil {
 		s.Progress(st)
 	}
@@ -131,56 +142,99 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings) (*Resu
 
 // oneSlackRun is the state of one one-slack training run.
 type oneSlackRun struct {
-	sep    Separator
 	qp     *jointQP
 	caches []instanceCache
 	j      *jointBuilder
-	props  []structpred.Constraint
+	// picks[i] is instance i's contribution to the joint constraint being
+	// built: each of its groups' most violated cached constraint.
+	picks [][]pick
+	pool  pool
+	// Per goroutine k of the pool: the separator (seps[0] is the training
+	// oracle itself, the others its forks), its proposals' buffer and the
+	// scratch of its picker.
+	seps    []Separator
+	props   [][]structpred.Constraint
+	pickers []picker
+}
+
+func newOneSlackRun(n, dim, groups int, sep Separator, c float64, p pool) (*oneSlackRun, error) {
+	seps, err := forks(sep, p.workers(n))
+	if err != nil {
+		return nil, err
+	}
+	o := &oneSlackRun{
+		qp: newJointQP(dim, c), caches: make([]instanceCache, n), j: newJointBuilder(dim),
+		picks: make([][]pick, n), pool: p,
+		seps: seps, props: make([][]structpred.Constraint, len(seps)), pickers: make([]picker, len(seps)),
+	}
+	for k := range o.pickers {
+		o.pickers[k] = newPicker(groups)
+	}
+	return o, nil
 }
 
 // fromCache builds the joint constraint at the current w from every
 // instance's cache.
-func (o *oneSlackRun) fromCache() {
-	o.j.reset()
-	for i := range o.caches {
-		o.j.best(&o.caches[i], o.qp.w)
-		o.j.addChosen()
+func (o *oneSlackRun) fromCache(ctx context.Context) error {
+	w := o.qp.w
+	err := o.pool.forEach(ctx, len(o.caches), func(k, i int) error {
+		o.picks[i] = o.pickers[k].best(&o.caches[i], w, o.picks[i][:0])
+		return nil
+	})
+	if err != nil {
+		return err
 	}
+	o.j.sum(o.picks)
+	return nil
 }
 
 // separate builds the joint constraint at the current w from an oracle call
 // for every instance (each answer joins the instance's cache, and the
 // group's most violated cached constraint is taken, which for an exact
-// oracle is its answer).
+// oracle is its answer). The calls run on the pool's goroutines, each
+// touching only its instance's cache and pick; the joint constraint is
+// then summed in instance order, so it does not depend on the threads.
 func (o *oneSlackRun) separate(ctx context.Context, st *Stats) error {
 	w := o.qp.w
-	o.j.reset()
-	for i := range o.caches {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	groups := o.pickers[0].groups()
+	err := o.pool.forEach(ctx, len(o.caches), func(k, i int) error {
 		c := &o.caches[i]
 		// A separator may skip proposals violated no more than ξ_g; the
 		// cache's best for g (over the batches the push below keeps) is a
 		// lower bound on ξ_g that an exact oracle's answer then cannot
 		// beat, so the group's contribution is unchanged.
 		slack := func(g int) float64 { return c.slack(g, w) }
-		var err error
-		o.props, err = o.sep.Separate(i, w, slack, o.props[:0])
-		st.OracleCalls++
+		props, err := o.seps[k].Separate(i, w, slack, o.props[k][:0])
+		o.props[k] = props
 		if err != nil {
 			return fmt.Errorf("instance %d: %w", i, err)
 		}
-		for _, k := range o.props {
-			if err := checkConstraint(k, len(o.j.chosen)); err != nil {
+		for _, p := range props {
+			if err := checkConstraint(p, groups); err != nil {
 				return fmt.Errorf("instance %d: %w", i, err)
 			}
 		}
-		c.push(o.props)
-		o.j.best(c, w)
-		o.j.addChosen()
+		c.push(props)
+		o.picks[i] = o.pickers[k].best(c, w, o.picks[i][:0])
+		return nil
+	})
+	if err != nil {
+		return err
 	}
+	st.OracleCalls += len(o.caches)
+	o.j.sum(o.picks)
 	return nil
+}
+
+// raise lifts found[g] to the largest violation at w of a cached constraint
+// of group g, on the pool's goroutines (each into a copy of found of its
+// own, merged by max, which does not depend on the order).
+func (o *oneSlackRun) raise(ctx context.Context, found []float64) error {
+	w := o.qp.w
+	return groupMax(ctx, o.pool, len(o.caches), found, func(_, i int, found []float64) error {
+		o.caches[i].raise(found, w)
+		return nil
+	})
 }
 
 // instanceCache is a ring of the constraints an instance's last cacheSize
@@ -224,24 +278,59 @@ func (c *instanceCache) raise(found []float64, w []float64) {
 	}
 }
 
-// jointBuilder sums, over groups, the most violated constraint of each group
-// into one joint constraint (Σ a, Σ b), in a dense scratch vector.
+// pick is one group's most violated cached constraint at w and its
+// violation b − w·a there.
+type pick struct {
+	k *structpred.Constraint
+	v float64
+}
+
+// picker finds, for every group of one instance's cache, its most violated
+// constraint at w. Each goroutine has its own: slot is scratch.
+type picker struct {
+	slot []int32 // per group: 1 + the index of its pick in the picks being built; 0 if none yet
+}
+
+func newPicker(groups int) picker { return picker{slot: make([]int32, groups)} }
+
+func (p *picker) groups() int { return len(p.slot) }
+
+// best appends to dst, in group order, every group of cache c with its most
+// violated constraint at w (ties keep the oldest, so the choice depends on
+// nothing but w and the cache).
+func (p *picker) best(c *instanceCache, w []float64, dst []pick) []pick {
+	for b := range c.batches {
+		batch := c.batches[(c.next+b)%cacheSize] // oldest first
+		for k := range batch {
+			g, v := batch[k].Group, batch[k].Violation(w)
+			switch s := p.slot[g]; {
+			case s == 0:
+				dst = append(dst, pick{&batch[k], v})
+				p.slot[g] = int32(len(dst))
+			case !(v <= dst[s-1].v):
+				dst[s-1] = pick{&batch[k], v}
+			}
+		}
+	}
+	for _, q := range dst {
+		p.slot[q.k.Group] = 0
+	}
+	slices.SortFunc(dst, func(a, b pick) int { return a.k.Group - b.k.Group })
+	return dst
+}
+
+// jointBuilder sums the violated picks of every instance into one joint
+// constraint (Σ a, Σ b), in a dense scratch vector.
 type jointBuilder struct {
 	acc       []float64
 	touched   []int32
 	mark      []bool
 	b         float64
 	violation float64 // Σ over the contributing groups of b_g − w·a_g
-	chosen    []*structpred.Constraint
-	chosenV   []float64
-	seen      []int // groups of the instance last passed to best
 }
 
-func newJointBuilder(dim, groups int) *jointBuilder {
-	return &jointBuilder{
-		acc: make([]float64, dim), mark: make([]bool, dim),
-		chosen: make([]*structpred.Constraint, groups), chosenV: make([]float64, groups),
-	}
+func newJointBuilder(dim int) *jointBuilder {
+	return &jointBuilder{acc: make([]float64, dim), mark: make([]bool, dim)}
 }
 
 func (j *jointBuilder) reset() {
@@ -251,52 +340,32 @@ func (j *jointBuilder) reset() {
 	j.touched, j.b, j.violation = j.touched[:0], 0, 0
 }
 
-// best picks, for every group of one instance's cache, its most violated
-// constraint at w (ties keep the oldest, so the choice depends on nothing
-// but w and the cache); addChosen then adds the violated ones to the joint
-// constraint.
-func (j *jointBuilder) best(c *instanceCache, w []float64) {
-	for _, g := range j.seen { // a previous pick that was not added
-		j.chosen[g] = nil
-	}
-	j.seen = j.seen[:0]
-	for b := range c.batches {
-		batch := c.batches[(c.next+b)%cacheSize] // oldest first
-		for k := range batch {
-			g, v := batch[k].Group, batch[k].Violation(w)
-			if j.chosen[g] == nil {
-				j.seen = append(j.seen, g)
-			} else if v <= j.chosenV[g] {
+// sum builds the joint constraint from picks[i], instance i's picks, adding
+// the violated ones in instance order, then group order: one fixed order of
+// floating-point additions, however the picks were computed.
+func (j *jointBuilder) sum(picks [][]pick) {
+	j.reset()
+	for _, ps := range picks {
+		for _, q := range ps {
+			if !(q.v > 0) {
 				continue
 			}
-			j.chosen[g], j.chosenV[g] = &batch[k], v
-		}
-	}
-	slices.Sort(j.seen)
-}
-
-// addChosen adds the violated constraints picked by the last call of best.
-func (j *jointBuilder) addChosen() {
-	for _, g := range j.seen {
-		if k := j.chosen[g]; j.chosenV[g] > 0 {
-			for p, i := range k.A.Idx {
+			for p, i := range q.k.A.Idx {
 				if !j.mark[i] {
 					j.mark[i] = true
 					j.touched = append(j.touched, i)
 				}
-				j.acc[i] += k.A.Val[p]
+				j.acc[i] += q.k.A.Val[p]
 			}
-			j.b += k.B
-			j.violation += j.chosenV[g]
+			j.b += q.k.B
+			j.violation += q.v
 		}
-		j.chosen[g] = nil
 	}
-	j.seen = j.seen[:0]
 }
 
 // constraint returns the joint constraint built since the last reset.
 func (j *jointBuilder) constraint() (structpred.SparseVec, float64) {
-	slices.Sort(j.touched)
+	j.sortTouched()
 	a := structpred.SparseVec{Idx: make([]int32, 0, len(j.touched)), Val: make([]float64, 0, len(j.touched))}
 	for _, i := range j.touched {
 		if v := j.acc[i]; v != 0 {
@@ -305,4 +374,22 @@ func (j *jointBuilder) constraint() (structpred.SparseVec, float64) {
 		}
 	}
 	return a, j.b
+}
+
+// sortTouched puts the touched indices in increasing order. A joint
+// constraint sums a feature difference of every instance, so it often
+// touches enough of the weights that reading all the marks in order (about
+// a nanosecond each) is cheaper than sorting the touched ones (t·log₂ t
+// comparisons of a few each): sequential work that every thread waits for.
+func (j *jointBuilder) sortTouched() {
+	if t := len(j.touched); len(j.mark) > 2*t*bits.Len(uint(t)) {
+		slices.Sort(j.touched)
+		return
+	}
+	j.touched = j.touched[:0]
+	for i, m := range j.mark {
+		if m {
+			j.touched = append(j.touched, int32(i))
+		}
+	}
 }

@@ -30,6 +30,10 @@ type Param struct {
 	// text; "" for a required param or one without a default.
 	Default  string
 	Required bool
+	// Execution marks a param that says how training runs, not what it
+	// computes (threads): results do not depend on it, so a caller keeps
+	// it out of whatever identifies a run (the experiments' unit keys).
+	Execution bool
 }
 
 // Spec describes a trainer: its name as configs spell it, a one-line
@@ -86,7 +90,8 @@ func (e *ParamError) Error() string { return e.Key + ": " + e.Msg }
 
 // params is the constraint on a trainer's typed params P: a struct whose
 // fields carry `param:"key"` tags (",required" marks a param without
-// default) and `help:"..."` tags, with the defaults in Resolved and the
+// default, ",execution" one that does not change results: see
+// Param.Execution) and `help:"..."` tags, with the defaults in Resolved and the
 // ranges in Validate (reported as *ParamError).
 type params[P any] interface {
 	// Resolved returns the params with every unset field at its default.
@@ -98,10 +103,11 @@ type params[P any] interface {
 // paramField is one tagged field of a params struct, found through
 // embedded structs.
 type paramField struct {
-	index    []int
-	key      string
-	help     string
-	required bool
+	index     []int
+	key       string
+	help      string
+	required  bool
+	execution bool
 }
 
 func paramFields(t reflect.Type) []paramField {
@@ -120,7 +126,7 @@ func paramFields(t reflect.Type) []paramField {
 			continue
 		}
 		key, opt, _ := strings.Cut(tag, ",")
-		out = append(out, paramField{index: []int{i}, key: key, help: f.Tag.Get("help"), required: opt == "required"})
+		out = append(out, paramField{index: []int{i}, key: key, help: f.Tag.Get("help"), required: opt == "required", execution: opt == "execution"})
 	}
 	return out
 }
@@ -151,7 +157,7 @@ func describe[P params[P]]() []Param {
 	t := reflect.TypeFor[P]()
 	var out []Param
 	for _, f := range paramFields(t) {
-		p := Param{Key: f.key, Kind: kindName(t.FieldByIndex(f.index).Type), Help: f.help, Required: f.required}
+		p := Param{Key: f.key, Kind: kindName(t.FieldByIndex(f.index).Type), Help: f.help, Required: f.required, Execution: f.execution}
 		if v, ok := def[f.key]; ok && !f.required {
 			p.Default = fmt.Sprint(v)
 		}

@@ -42,6 +42,19 @@ type posLearnSeparator[Y any] struct {
 
 func (s *posLearnSeparator[Y]) Groups() int { return s.offset[len(s.offset)-1] }
 
+// fork is the same oracle over a fork of the model (see forkable), sharing
+// the read-only group offsets; buf is the fork's own.
+func (s *posLearnSeparator[Y]) fork() (Separator, error) {
+	m, err := forkModel(s.m)
+	if err != nil {
+		return nil, err
+	}
+	if err := needs[PositionDecoder[Y]](PosLearn, "per-position violators (max-marginals)", m); err != nil {
+		return nil, err
+	}
+	return &posLearnSeparator[Y]{m: m, d: m.(PositionDecoder[Y]), offset: s.offset}, nil
+}
+
 func (s *posLearnSeparator[Y]) Separate(i int, w []float64, slack func(int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error) {
 	truth := s.m.Score(i, w, s.m.Truth(i))
 	s.buf = s.d.PositionViolators(i, w, s.buf[:0])

@@ -119,8 +119,10 @@ func slackTrainer[Y any]() Trainer[Y] {
 				if err := p.validateCriterion(); err != nil {
 					return fmt.Errorf("trainer %q: %w", Slack, err)
 				}
-				_, err := newSlackSeparatorFor(m, p.Epsilon, p.Criterion)
-				return err
+				if _, err := newSlackSeparatorFor(m, p.Epsilon, p.Criterion); err != nil {
+					return err
+				}
+				return checkThreads(Slack, m, p.Threads)
 			},
 			train: func(ctx context.Context, m Model[Y], p SlackParams, o options) (*Result, error) {
 				s := p.settings(m.Len())
@@ -182,6 +184,15 @@ type slackSeparator[Y any] struct {
 }
 
 func (s *slackSeparator[Y]) Groups() int { return s.m.Len() }
+
+// fork is the same oracle over a fork of the model (see forkable).
+func (s *slackSeparator[Y]) fork() (Separator, error) {
+	m, err := forkModel(s.m)
+	if err != nil {
+		return nil, err
+	}
+	return newSlackSeparatorFor(m, s.epsilon, s.criterion)
+}
 
 // Exact reports whether the proposals are each group's largest violation,
 // which the solver's certifying pass needs: true for Tsochantaridis' H,

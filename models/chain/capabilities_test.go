@@ -24,6 +24,7 @@ var (
 	_ trainers.KBestDecoder[[]int]          = (*chain.Model)(nil)
 	_ trainers.LogLinear[[]int]             = (*chain.Model)(nil)
 	_ trainers.SlackLogLinear[[]int]        = (*chain.Model)(nil)
+	_ trainers.Forker[[]int]                = (*chain.Model)(nil)
 )
 
 // TestNoTrainersImport keeps the model independent of the training

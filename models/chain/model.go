@@ -16,20 +16,28 @@ type Instance struct {
 }
 
 // Model is a linear-chain model over a fixed set of training instances. It
-// owns scratch buffers and is not safe for concurrent use.
+// owns scratch buffers and is not safe for concurrent use; Fork gives
+// another goroutine a model of its own over the same instances.
 type Model struct {
-	data  []Instance
-	attrs int // A: number of attribute ids
-	k     int // K: number of labels
-	edges bool
-	cost  decoders.Cost
+	// Set by New and read-only after: shared by every fork.
+	data   []Instance
+	attrs  int // A: number of attribute ids
+	k      int // K: number of labels
+	edges  bool
+	cost   decoders.Cost
+	minPos float64 // smallest nonzero per-position cost
+
+	scratch
+}
+
+// scratch is what a Model writes while it decodes: every fork has its own.
+type scratch struct {
 	chain decoders.Chain
 	ws    decoders.Workspace
 	marg  decoders.Marginals // LogLoss's forward-backward result
 	// LogLoss scratch: β-scaled transitions, one gradient row
 	transBuf, rowBuf []float64
 	acc              structpred.Accumulator
-	minPos           float64 // smallest nonzero per-position cost
 }
 
 // New returns a model over data with numAttrs attribute ids and k labels. A
@@ -61,6 +69,16 @@ func New(data []Instance, numAttrs, k int, edges bool, cost decoders.Cost) (*Mod
 		}
 	}
 	return m, nil
+}
+
+// Fork returns a model over the same instances, sharing them and the cost
+// with m but with scratch buffers of its own, so that m and the fork can
+// be used from two goroutines at once (trainers.Forker). It answers every
+// call exactly as m does. The result is a *Model.
+func (m *Model) Fork() structpred.Model[[]int] {
+	f := *m
+	f.scratch = scratch{}
+	return &f
 }
 
 // Len returns the number of training instances.

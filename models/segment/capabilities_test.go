@@ -25,6 +25,7 @@ var (
 	_ trainers.PositionDecoder[[]structpred.Segment]       = (*segment.Model)(nil)
 	_ trainers.KBestDecoder[[]structpred.Segment]          = (*segment.Model)(nil)
 	_ trainers.LogLinear[[]structpred.Segment]             = (*segment.Model)(nil)
+	_ trainers.Forker[[]structpred.Segment]                = (*segment.Model)(nil)
 )
 
 // TestNoTrainersImport keeps the model independent of the training

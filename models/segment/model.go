@@ -32,8 +32,10 @@ type Instance struct {
 }
 
 // Model is a semi-Markov segmentation model over a fixed set of training
-// instances. It owns scratch buffers and is not safe for concurrent use.
+// instances. It owns scratch buffers and is not safe for concurrent use;
+// Fork gives another goroutine a model of its own over the same instances.
 type Model struct {
+	// Set by New and read-only after: shared by every fork.
 	data   []Instance
 	attrs  int // A: number of attribute ids
 	k      int // K: number of labels
@@ -48,6 +50,11 @@ type Model struct {
 	lmax      []float64 // per instance: the largest loss of a segmentation
 	minPos    float64   // smallest positive penalty
 
+	scratch
+}
+
+// scratch is what a Model writes while it decodes: every fork has its own.
+type scratch struct {
 	sc    semimarkov.Scores
 	tok   []float64 // per-token block sums, tok[(p*attrBlocks+block)*K+c]
 	run   []float64 // running inside sums, K entries
@@ -144,6 +151,17 @@ func (m *Model) reachableTruth(i int) []structpred.Segment {
 		return r
 	}
 	return m.data[i].Segments
+}
+
+// Fork returns a model over the same instances, sharing them, the loss and
+// the per-instance tables New computed with m but with scratch buffers of
+// its own, so that m and the fork can be used from two goroutines at once
+// (trainers.Forker). It answers every call exactly as m does. The result
+// is a *Model.
+func (m *Model) Fork() structpred.Model[[]structpred.Segment] {
+	f := *m
+	f.scratch = scratch{}
+	return &f
 }
 
 // Len returns the number of training instances.

@@ -17,13 +17,21 @@ type Instance struct {
 }
 
 // Model is a first-order tree model over a fixed set of training
-// instances. It owns scratch buffers and is not safe for concurrent use.
+// instances. It owns scratch buffers and is not safe for concurrent use;
+// Fork gives another goroutine a model of its own over the same instances.
 type Model struct {
+	// Set by New and read-only after: shared by every fork.
 	data  []Instance
 	attrs int
 	dec   mst.Decoder
-	ws    mst.Workspace
-	acc   structpred.Accumulator
+
+	scratch
+}
+
+// scratch is what a Model writes while it decodes: every fork has its own.
+type scratch struct {
+	ws  mst.Workspace
+	acc structpred.Accumulator
 }
 
 // New returns a model over data with numAttrs feature ids, decoded by dec.
@@ -45,6 +53,16 @@ func New(data []Instance, numAttrs int, dec mst.Decoder) (*Model, error) {
 		}
 	}
 	return &Model{data: data, attrs: numAttrs, dec: dec}, nil
+}
+
+// Fork returns a model over the same instances and decoder with scratch
+// buffers of its own, so that m and the fork can be used from two
+// goroutines at once (trainers.Forker). It answers every call exactly as m
+// does. The result is a *Model.
+func (m *Model) Fork() structpred.Model[[]int] {
+	f := *m
+	f.scratch = scratch{}
+	return &f
 }
 
 // Len returns the number of training instances.

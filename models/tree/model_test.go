@@ -25,6 +25,7 @@ var (
 	_ trainers.LossAugmentedDecoder[[]int] = (*tree.Model)(nil)
 	_ trainers.PositionDecoder[[]int]      = (*tree.Model)(nil)
 	_ trainers.KBestDecoder[[]int]         = (*tree.Model)(nil)
+	_ trainers.Forker[[]int]               = (*tree.Model)(nil)
 )
 
 func TestNoTrainersImport(t *testing.T) {

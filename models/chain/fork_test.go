@@ -1,0 +1,69 @@
+package chain
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/maxmargin/repro/decoders"
+	"github.com/maxmargin/repro/internal/forktest"
+)
+
+// answers calls every method of m that decodes or uses scratch on
+// instance i and formats the results (floats exactly).
+func answers(m *Model, w []float64, i int) string {
+	var b strings.Builder
+	x := m.data[i]
+	fmt.Fprintln(&b, "predict", m.Predict(x, w), "score", m.Score(i, w, m.Truth(i)))
+	y := m.LossAugmented(i, w, 1)
+	fmt.Fprintln(&b, "loss-augmented", y, "loss", m.Loss(i, y), "delta", m.DeltaFeatures(i, y))
+	y, ok := m.BestExcluding(i, w, 0.5)
+	fmt.Fprintln(&b, "excluding", y, ok)
+	ys, scores, err := m.BestPerLoss(i, w)
+	fmt.Fprintln(&b, "per loss", ys, scores, err)
+	fmt.Fprintln(&b, "positions", m.PositionViolators(i, w, nil))
+	fmt.Fprintln(&b, "k-best", m.KBest(i, w, 1, 4))
+	grad := make([]float64, m.Dim())
+	fmt.Fprintln(&b, "log loss", m.LogLoss(i, w, 1, 0.5, grad), grad)
+	clear(grad)
+	v, err := m.SlackLogLoss(i, w, 2, 1, grad)
+	fmt.Fprintln(&b, "slack log loss", v, err, grad)
+	return b.String()
+}
+
+// Forks used from several goroutines at once answer as the model does
+// alone (run with -race: a scratch buffer still shared is a data race).
+func TestForksAnswerAsTheModelAlone(t *testing.T) {
+	t.Parallel()
+	for _, edges := range []bool{true, false} {
+		t.Run(fmt.Sprintf("edges=%v", edges), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(11, 12))
+			const attrs, k = 8, 3
+			data := make([]Instance, 12)
+			for i := range data {
+				n := 1 + rng.IntN(7) // lengths vary, so buffers grow and shrink
+				data[i] = Instance{Attrs: make([][]int32, n), Labels: make([]int, n)}
+				for p := range n {
+					for a := range int32(attrs) {
+						if rng.IntN(3) == 0 {
+							data[i].Attrs[p] = append(data[i].Attrs[p], a)
+						}
+					}
+					data[i].Labels[p] = rng.IntN(k)
+				}
+			}
+			m, err := New(data, attrs, k, edges, decoders.Cost{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := make([]float64, m.Dim())
+			for j := range w {
+				w[j] = rng.NormFloat64()
+			}
+			forktest.Concurrent(t, m, m.Len(),
+				func(m *Model) *Model { return m.Fork().(*Model) },
+				func(m *Model, i int) string { return answers(m, w, i) })
+		})
+	}
+}
