@@ -44,6 +44,9 @@ type Config struct {
 
 	file string // where the config was read from, for messages
 	root *yaml.Node
+	// splitFile holds the splits of splits.kind file, read when the
+	// config is parsed.
+	splitFile *datasets.SplitFile
 }
 
 // DatasetSpec declares a dataset: a built-in name alone (cora, ocr,
@@ -113,12 +116,17 @@ type SyntheticSpec struct {
 
 // SplitSpec is the split scheme: Count random splits per training fraction,
 // each training part further divided to hold out ValidationFraction of it for
-// choosing hyperparameters.
+// choosing hyperparameters; or the splits of a file (Kind file, Path).
 type SplitSpec struct {
 	Kind               string    `yaml:"kind,omitempty"`
 	Count              int       `yaml:"count,omitempty"`
 	TrainFractions     []float64 `yaml:"train_fractions,omitempty"`
 	ValidationFraction float64   `yaml:"validation_fraction,omitempty"`
+	// Path is the split file of kind file (see [datasets.ReadSplitFile]),
+	// relative to the config file's directory (or absolute): a split file
+	// belongs to the experiment, like the config, and may be committed
+	// beside it, whereas dataset paths name data under the data directory.
+	Path string `yaml:"path,omitempty"`
 }
 
 // FeatureSpec selects the feature templates: "citation" (the default; token
@@ -240,7 +248,11 @@ const (
 	SplitRandom = "random"
 	SplitFold   = "fold"
 	SplitFixed  = "fixed"
+	SplitFile   = "file"
 )
+
+// splitKinds lists the split kinds, sorted.
+func splitKinds() []string { return []string{SplitFile, SplitFixed, SplitFold, SplitRandom} }
 
 // TrainerSpec is one trainer and its hyperparameter grid.
 type TrainerSpec struct {
@@ -420,14 +432,27 @@ func (c *Config) resolve() error {
 		case SplitFold:
 			// A fold split fixes its own training set; 0 marks "by fold".
 			c.Splits.TrainFractions = []float64{0}
-		case SplitFixed:
+		case SplitFixed, SplitFile:
+			// The part (or the file's train part) is the training set.
 			c.Splits.TrainFractions = []float64{1}
 		}
 	}
+	if c.Splits.Kind == SplitFile && c.Splits.Path != "" {
+		sf, err := datasets.ReadSplitFile(c.splitPath())
+		if err != nil {
+			return c.fail(at{"splits", "path"}, "%v", err)
+		}
+		c.splitFile = sf
+	}
 	if !c.has("splits", "count") {
 		c.Splits.Count = 10
-		if c.Splits.Kind == SplitFixed {
+		switch c.Splits.Kind {
+		case SplitFixed:
 			c.Splits.Count = 1
+		case SplitFile:
+			if c.splitFile != nil {
+				c.Splits.Count = len(c.splitFile.Splits)
+			}
 		}
 	}
 	if !c.has("splits", "validation_fraction") {
@@ -656,11 +681,24 @@ func (c *Config) validateData() error {
 	return nil
 }
 
+// splitPath is the split file's path: as written if absolute, else
+// relative to the config file's directory.
+func (c *Config) splitPath() string {
+	if filepath.IsAbs(c.Splits.Path) {
+		return c.Splits.Path
+	}
+	return filepath.Join(filepath.Dir(c.file), c.Splits.Path)
+}
+
 func (c *Config) validateSplits() error {
 	s := c.Splits
 	switch {
-	case s.Kind != SplitRandom && s.Kind != SplitFold && s.Kind != SplitFixed:
-		return c.fail(at{"splits", "kind"}, "unknown split kind %q (known: %s, %s, %s)", s.Kind, SplitFixed, SplitFold, SplitRandom)
+	case !slices.Contains(splitKinds(), s.Kind):
+		return c.fail(at{"splits", "kind"}, "unknown split kind %q%s (known: %s)", s.Kind, suggest(s.Kind, splitKinds()), strings.Join(splitKinds(), ", "))
+	case s.Kind == SplitFile:
+		return c.validateSplitFile()
+	case c.has("splits", "path"):
+		return c.fail(at{"splits", "path"}, "a split file is read by splits.kind %s; remove path or set the kind", SplitFile)
 	case s.Kind == SplitFold && c.has("splits", "train_fractions"):
 		return c.fail(at{"splits", "train_fractions"}, "fold splits train on one fold; remove train_fractions")
 	case s.Kind == SplitFixed && c.has("splits", "train_fractions"):
@@ -698,6 +736,29 @@ func (c *Config) validateSplits() error {
 		}
 		if j := slices.Index(s.TrainFractions[:i], f); j >= 0 {
 			return c.fail(at{"splits", "train_fractions", i}, "%v listed twice", f)
+		}
+	}
+	return nil
+}
+
+// validateSplitFile checks splits.kind file: a path, the file's splits
+// (read by resolve) against count, and datasets whose sequences a file of
+// indices can name.
+func (c *Config) validateSplitFile() error {
+	s := c.Splits
+	switch {
+	case s.Path == "":
+		return c.fail(at{"splits"}, "splits.kind %s needs path: the split file (JSON or CSV, relative to this config's directory)", SplitFile)
+	case c.has("splits", "train_fractions"):
+		return c.fail(at{"splits", "train_fractions"}, "a split file gives the training parts; remove train_fractions")
+	case s.Count != len(c.splitFile.Splits):
+		return c.fail(at{"splits", "count"}, "count is %d, but split file %s has %d splits", s.Count, c.splitFile.Name, len(c.splitFile.Splits))
+	case !(s.ValidationFraction > 0 && s.ValidationFraction < 1):
+		return c.fail(at{"splits", "validation_fraction"}, "must be in (0, 1), got %v", s.ValidationFraction)
+	}
+	for i, d := range c.Datasets {
+		if d.Synthetic == nil && d.declaration().Fixed() {
+			return c.fail(at{"datasets", i, "name"}, "a split file names the sequences of one file; dataset %q has fixed train/test files (use path, or splits.kind %s)", d.Name, SplitFixed)
 		}
 	}
 	return nil
@@ -1053,8 +1114,8 @@ func (c *Config) validateFigureLines(i int, f FigureSpec) error {
 
 func (c *Config) validateCompare() error {
 	names := trainerNames(c.Trainers)
-	if len(c.Compare) > 0 && c.Splits.Count < 2 && c.Splits.Kind != SplitFixed {
-		return c.fail(at{"compare"}, "a paired t-test needs at least 2 splits, and splits.count is %d (fixed splits compare by McNemar's test and a paired bootstrap instead)", c.Splits.Count)
+	if len(c.Compare) > 0 && c.Splits.Count < 2 && c.Splits.Kind != SplitFixed && c.Splits.Kind != SplitFile {
+		return c.fail(at{"compare"}, "a paired t-test needs at least 2 splits, and splits.count is %d (fixed splits, and a split file of one split, compare by McNemar's test and a paired bootstrap instead)", c.Splits.Count)
 	}
 	for i, pair := range c.Compare {
 		if len(pair) != 2 {
@@ -1217,7 +1278,7 @@ func (c *Config) Effective() ([]byte, error) {
 			e.Datasets[i].Synthetic = &s
 		}
 	}
-	if e.Splits.Kind == SplitFold || e.Splits.Kind == SplitFixed {
+	if e.Splits.Kind == SplitFold || e.Splits.Kind == SplitFixed || e.Splits.Kind == SplitFile {
 		e.Splits.TrainFractions = nil // by fold or part; the key is not allowed
 	}
 	if e.Features.Kind == FeaturesCitation {

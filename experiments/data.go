@@ -53,6 +53,11 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts),
 			chunked:  spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain)),
 			features: cfg.featuresOf(i).resolved()}
+		if cfg.Splits.Kind == SplitFile {
+			if err := cfg.splitFile.Check(len(corpus.Sequences), spec.Name); err != nil {
+				return nil, fmt.Errorf("splits.path: %w", err)
+			}
+		}
 		fopt := d.features.extractOptions()
 		columns := extraColumns(decl)
 		for _, s := range corpus.Sequences {

@@ -57,6 +57,10 @@ type unitSpec struct {
 	SegmentLoss *segmentLoss `json:"segment_loss,omitempty"`
 	// SplitKind is "fold" for by-fold splits, empty for random ones.
 	SplitKind string `json:"split_kind,omitempty"`
+	// SplitHash fingerprints the unit's split when a split file gives it
+	// (datasets.FileSplit.Hash), so that editing the split recomputes its
+	// units; omitted for every other kind, whose keys stay as they were.
+	SplitHash string `json:"split_hash,omitempty"`
 	// Settings of the online and log-linear trainers, omitted when unset.
 	Epochs    int      `json:"epochs,omitempty"`
 	K         int      `json:"k,omitempty"`
