@@ -52,11 +52,14 @@ type Config struct {
 // DatasetSpec declares a dataset: a built-in name alone (cora, ocr,
 // conll2003, conll2000, synthetic), or a name with the format and files of
 // a corpus of one's own. Paths are relative to the data directory (or
-// absolute). "synthetic" takes generator settings.
+// absolute): they name data, which the repository never holds.
+// "synthetic" takes generator settings.
 type DatasetSpec struct {
 	Name      string         `yaml:"name"`
 	Synthetic *SyntheticSpec `yaml:"synthetic,omitempty"`
-	// Format is the file format: cora, ocr or conll.
+	// Format is the file format: cora, ocr, conll, conllu or crfsuite
+	// (CRFsuite attribute files, whose features are used as given:
+	// features.kind given).
 	Format string `yaml:"format,omitempty"`
 	// Path is one file holding the whole corpus, which the splits divide;
 	// Train, Dev and Test are fixed parts (splits: {kind: fixed}).
@@ -131,7 +134,9 @@ type SplitSpec struct {
 
 // FeatureSpec selects the feature templates: "citation" (the default; token
 // text, see package features) or "pixels" (binary letter images, with
-// Degree 2 adding all pixel pairs: the degree-2 polynomial kernel's map).
+// Degree 2 adding all pixel pairs: the degree-2 polynomial kernel's map);
+// "ner" and "dependency" for NER and parsing; "given" for the attributes of
+// attribute files (format crfsuite), used as they are, no template applied.
 type FeatureSpec struct {
 	Kind     string `yaml:"kind,omitempty"`
 	Degree   int    `yaml:"degree,omitempty"`
@@ -200,6 +205,8 @@ func (f FeatureSpec) resolved() featureSpec {
 		fs = featureSpec{Kind: FeaturesNER, Window: d.Window, Affixes: d.Affixes, Edges: true}
 	case FeaturesDependency:
 		fs = featureSpec{Kind: FeaturesDependency, Edges: true}
+	case FeaturesGiven:
+		fs = featureSpec{Kind: FeaturesGiven, Edges: true}
 	}
 	if f.MinCount != nil && *f.MinCount > 1 {
 		fs.MinCount = *f.MinCount
@@ -238,12 +245,23 @@ const (
 	FeaturesNER      = "ner" // features.NER: word, sub-word, shape, extra columns, window, bigrams
 	// FeaturesDependency are the arc features of parsing (features.Dependency).
 	FeaturesDependency = "dependency"
+	// FeaturesGiven are the attributes an attribute file gives (format
+	// crfsuite), used as given: no template of ours is applied, so repro
+	// and the tool the file was made for train on identical features
+	// (label transitions still come from the model: edges).
+	FeaturesGiven = "given"
 )
 
+// featureKinds lists the feature kinds, sorted.
+func featureKinds() []string {
+	return []string{FeaturesCitation, FeaturesDependency, FeaturesGiven, FeaturesNER, FeaturesPixels}
+}
+
 // Split kinds: random train/test splits, the dataset's own folds (train
-// on fold k, test on all others, as in the OCR experiments), or a corpus's
+// on fold k, test on all others, as in the OCR experiments), a corpus's
 // fixed parts (train on train, choose on dev, test once on test, as shared
-// tasks distribute them).
+// tasks distribute them), or the explicit splits of a split file (published
+// splits, or those another tool ran on).
 const (
 	SplitRandom = "random"
 	SplitFold   = "fold"
@@ -785,8 +803,10 @@ func (c *Config) validateLoss() error {
 func (c *Config) validateFeatures() error {
 	f := c.Features
 	switch {
-	case !slices.Contains([]string{FeaturesCitation, FeaturesDependency, FeaturesNER, FeaturesPixels}, f.Kind):
-		return c.fail(at{"features", "kind"}, "unknown feature kind %q%s (known: %s, %s, %s, %s)", f.Kind, suggest(f.Kind, []string{FeaturesCitation, FeaturesDependency, FeaturesNER, FeaturesPixels}), FeaturesCitation, FeaturesDependency, FeaturesNER, FeaturesPixels)
+	case !slices.Contains(featureKinds(), f.Kind):
+		return c.fail(at{"features", "kind"}, "unknown feature kind %q%s (known: %s)", f.Kind, suggest(f.Kind, featureKinds()), strings.Join(featureKinds(), ", "))
+	case f.Kind == FeaturesGiven && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
+		return c.fail(at{"features", templateKey(f)}, "given attributes are used as they are: window, affixes and lexicons do not apply (edges and min_count do)")
 	case f.Kind == FeaturesDependency && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil || f.MinCount != nil || f.Edges != nil):
 		return c.fail(at{"features"}, "dependency arc features have no settings (window, affixes, lexicons, min_count, edges)")
 	case (f.Kind == FeaturesDependency) != slices.Contains(c.Tasks, TaskParsing):
@@ -802,18 +822,14 @@ func (c *Config) validateFeatures() error {
 	case f.MinCount != nil && (*f.MinCount < 1 || *f.MinCount > 1000):
 		return c.fail(at{"features", "min_count"}, "must be in [1, 1000], got %d", *f.MinCount)
 	case f.Kind == FeaturesPixels && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
-		key := "window"
-		if f.Window == nil {
-			key = "affixes"
-			if f.Affixes == nil {
-				key = "lexicons"
-			}
-		}
-		return c.fail(at{"features", key}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
+		return c.fail(at{"features", templateKey(f)}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
 	}
 	for i, d := range c.Datasets {
 		if treebank := d.Synthetic == nil && d.declaration().Format == datasets.FormatCoNLLU; treebank != (f.Kind == FeaturesDependency) {
 			return c.fail(at{"datasets", i}, "dataset %q: treebanks (format %s) go with the parsing task and features.kind %s, and only they do", d.Name, datasets.FormatCoNLLU, FeaturesDependency)
+		}
+		if given := d.Synthetic == nil && d.declaration().Format == datasets.FormatCRFsuite; given != (f.Kind == FeaturesGiven) {
+			return c.fail(at{"datasets", i}, "dataset %q: attribute files (format %s) go with features.kind %s (their attributes are the features), and only they do", d.Name, datasets.FormatCRFsuite, FeaturesGiven)
 		}
 	}
 	for i, d := range c.Datasets {
@@ -826,7 +842,7 @@ func (c *Config) validateFeatures() error {
 				return c.fail(at{"datasets", i, "features", key}, "a dataset's features may set window, affixes, lexicons and edges; the kind is the config's (features.kind)")
 			}
 		}
-		if f.Kind == FeaturesPixels && (o.Window != nil || o.Affixes != nil || o.Lexicons != nil) {
+		if (f.Kind == FeaturesPixels || f.Kind == FeaturesGiven) && (o.Window != nil || o.Affixes != nil || o.Lexicons != nil) {
 			return c.fail(at{"datasets", i, "features"}, "window, affixes and lexicons apply to citation features only (kind: %s)", FeaturesCitation)
 		}
 		if f.Kind == FeaturesNER && o.Lexicons != nil {
@@ -856,6 +872,18 @@ func (c *Config) validateFeatures() error {
 		return c.fail(at{"features", "affixes"}, "must be in [0, 10], got %d", *a)
 	}
 	return nil
+}
+
+// templateKey names the first template setting f sets (window, affixes,
+// lexicons), for an error about it.
+func templateKey(f FeatureSpec) string {
+	switch {
+	case f.Window != nil:
+		return "window"
+	case f.Affixes != nil:
+		return "affixes"
+	}
+	return "lexicons"
 }
 
 // trainerSettings maps each trainer setting to the trainers it applies to,

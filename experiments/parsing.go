@@ -19,15 +19,15 @@ const TaskParsing = "parsing"
 func parsingTask() Task {
 	return binding[tree.Instance, []int]{
 		name: TaskParsing,
-		index: func(d *preparedData, train []int, _ unitSpec) (func(i int) [][]int32, int) {
+		index: func(d *preparedData, train []int, _ unitSpec) (func(i int) encoded, int) {
 			var x features.HashIndex
 			for _, i := range train {
 				d.arcs[i].IndexTree(&x, d.heads(i))
 			}
-			return func(i int) [][]int32 { return d.arcs[i].EncodeArcs(&x) }, x.Len()
+			return func(i int) encoded { return encoded{attrs: d.arcs[i].EncodeArcs(&x)} }, x.Len()
 		},
-		instance: func(d *preparedData, i int, arcs [][]int32) tree.Instance {
-			return tree.Instance{N: len(d.seqs[i].Tokens), Arcs: arcs, Heads: d.heads(i)}
+		instance: func(d *preparedData, i int, e encoded) tree.Instance {
+			return tree.Instance{N: len(d.seqs[i].Tokens), Arcs: e.attrs, Heads: d.heads(i)}
 		},
 		model: func(train []tree.Instance, numAttrs int, _ *preparedData, _ unitSpec) (predictor[tree.Instance, []int], error) {
 			return tree.New(train, numAttrs, mst.Decoder{})

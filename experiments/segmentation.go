@@ -44,8 +44,10 @@ func segmentationTask() Task {
 	type segs = []structpred.Segment
 	return binding[segment.Instance, segs]{
 		name: TaskSegmentation,
-		instance: func(d *preparedData, i int, attrs [][]int32) segment.Instance {
-			return segment.Instance{Attrs: attrs, Segments: d.seqs[i].Segments}
+		instance: func(d *preparedData, i int, e encoded) segment.Instance {
+			// Attribute values never get here: prepare refuses them for
+			// any task but sequence labelling.
+			return segment.Instance{Attrs: e.attrs, Segments: d.seqs[i].Segments}
 		},
 		model: func(train []segment.Instance, numAttrs int, d *preparedData, u unitSpec) (predictor[segment.Instance, segs], error) {
 			q := u.SegmentQuantile

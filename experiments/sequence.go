@@ -15,8 +15,8 @@ const TaskSequence = "sequence"
 func sequenceTask() Task {
 	return binding[chain.Instance, []int]{
 		name: TaskSequence,
-		instance: func(d *preparedData, i int, attrs [][]int32) chain.Instance {
-			return chain.Instance{Attrs: attrs, Labels: d.seqs[i].Labels}
+		instance: func(d *preparedData, i int, e encoded) chain.Instance {
+			return chain.Instance{Attrs: e.attrs, Values: e.values, Labels: d.seqs[i].Labels}
 		},
 		model: func(train []chain.Instance, numAttrs int, d *preparedData, u unitSpec) (predictor[chain.Instance, []int], error) {
 			return chain.New(train, numAttrs, len(d.labels), u.Features.Edges, decoders.Hamming(len(d.labels)))

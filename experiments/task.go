@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -38,9 +39,9 @@ type predictor[X, Y any] interface {
 // model's instance type, Y its output.
 type binding[X, Y any] struct {
 	name string
-	// instance builds corpus item i's model instance from its attributes,
+	// instance builds corpus item i's model instance from its features,
 	// already mapped through the training index.
-	instance func(d *preparedData, i int, attrs [][]int32) X
+	instance func(d *preparedData, i int, e encoded) X
 	// model builds the trainable model over the training instances.
 	model func(train []X, numAttrs int, d *preparedData, u unitSpec) (predictor[X, Y], error)
 	// score adds one evaluation instance and its prediction to the sheet.
@@ -53,7 +54,15 @@ type binding[X, Y any] struct {
 	// of d.attrs seen in the training part, with the unit's frequency
 	// cut-off): it returns how to encode corpus item i and the number of
 	// feature ids.
-	index func(d *preparedData, train []int, u unitSpec) (encode func(i int) [][]int32, numAttrs int)
+	index func(d *preparedData, train []int, u unitSpec) (encode func(i int) encoded, numAttrs int)
+}
+
+// encoded is a corpus item's features as ids of a unit's index, per token,
+// with their values where the data gives some (given attributes; nil:
+// binary, as every template's features are).
+type encoded struct {
+	attrs  [][]int32
+	values [][]float64
 }
 
 func (b binding[X, Y]) Name() string { return b.name }
@@ -112,10 +121,48 @@ func runBound[X, Y any](ctx context.Context, b binding[X, Y], d *preparedData, u
 }
 
 // attributeIndex indexes the attribute strings of the training part (with
-// the unit's frequency cut-off) and encodes any item through that index.
-func attributeIndex(d *preparedData, train []int, u unitSpec) (func(i int) [][]int32, int) {
+// the unit's frequency cut-off, which counts occurrences, not values) and
+// encodes any item through that index.
+func attributeIndex(d *preparedData, train []int, u unitSpec) (func(i int) encoded, int) {
 	idx := features.BuildIndexMinCount(pick(d.attrs, train), u.Features.MinCount)
-	return func(i int) [][]int32 { return idx.Encode(d.attrs[i]) }, idx.Len()
+	if d.values == nil {
+		return func(i int) encoded { return encoded{attrs: idx.Encode(d.attrs[i])} }, idx.Len()
+	}
+	return func(i int) encoded { return encodeValued(idx, d.attrs[i], d.values[i]) }, idx.Len()
+}
+
+// encodeValued encodes one item's attributes and their values (nil, or
+// per token nil for all 1): per token the ids of the indexed attributes,
+// sorted, each with its value; unknown attributes are dropped, as
+// features.Index.Encode drops them. A token's attributes are distinct
+// (datasets.Attributes), so its ids are.
+func encodeValued(idx *features.Index, names [][]string, values [][]float64) encoded {
+	if values == nil {
+		return encoded{attrs: idx.Encode(names)}
+	}
+	out := encoded{attrs: make([][]int32, len(names)), values: make([][]float64, len(names))}
+	type pair struct {
+		id int32
+		v  float64
+	}
+	for t, as := range names {
+		if values[t] == nil {
+			out.attrs[t] = idx.Encode([][]string{as})[0]
+			continue
+		}
+		ps := make([]pair, 0, len(as))
+		for j, a := range as {
+			if id, ok := idx.Lookup(a); ok {
+				ps = append(ps, pair{id, values[t][j]})
+			}
+		}
+		slices.SortFunc(ps, func(a, b pair) int { return cmp.Compare(a.id, b.id) })
+		out.attrs[t], out.values[t] = make([]int32, len(ps)), make([]float64, len(ps))
+		for j, p := range ps {
+			out.attrs[t][j], out.values[t][j] = p.id, p.v
+		}
+	}
+	return out
 }
 
 // tasks returns the task table. It is a function, not a package variable, so

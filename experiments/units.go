@@ -108,7 +108,8 @@ func (u unitSpec) params() map[string]float64 {
 }
 
 // featureSpec is FeatureSpec with defaults resolved. Kind and Degree are
-// omitted for citation features, so those units keep their keys.
+// omitted for citation features, so those units keep their keys. Given
+// attributes (kind given) have no window or affixes: those stay 0.
 type featureSpec struct {
 	Kind    string `json:"kind,omitempty"`
 	Degree  int    `json:"degree,omitempty"`
