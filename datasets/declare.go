@@ -19,10 +19,15 @@ const (
 	// FormatCoNLLU is a dependency treebank, CoNLL-X or CoNLL-U (see
 	// [ReadTreebank]).
 	FormatCoNLLU = "conllu"
+	// FormatCRFsuite is an attribute file in CRFsuite's data format, whose
+	// features are used as given (see [ParseCRFsuite]).
+	FormatCRFsuite = "crfsuite"
 )
 
 // Formats lists the file formats [Load] reads, sorted.
-func Formats() []string { return []string{FormatCoNLL, FormatCoNLLU, FormatCora, FormatOCR} }
+func Formats() []string {
+	return []string{FormatCoNLL, FormatCoNLLU, FormatCora, FormatCRFsuite, FormatOCR}
+}
 
 // Corpus parts of a corpus read from fixed files (see [Declaration]).
 const (
@@ -110,7 +115,7 @@ func (d Declaration) Check() error {
 		return &FieldError{"path", "a file is required: path, or train and test"}
 	case d.Fixed() && (d.Train == "" || d.Test == ""):
 		return &FieldError{"train", "fixed parts need both train and test (dev is optional)"}
-	case d.Format != FormatCoNLL && d.Format != FormatCoNLLU && d.Fixed():
+	case d.Format != FormatCoNLL && d.Format != FormatCoNLLU && d.Format != FormatCRFsuite && d.Fixed():
 		return &FieldError{"train", fmt.Sprintf("format %s reads one file: use path", d.Format)}
 	}
 	if d.Format != FormatCoNLL {
@@ -169,6 +174,9 @@ type Loaded struct {
 	// word's head (0 = the root) and Columns the fine tags, then the
 	// coarse ones.
 	Treebank *Treebank
+	// Attributes holds the given features of an attribute file (format
+	// crfsuite), in the order of Corpus.Sequences; nil for other formats.
+	Attributes *Attributes
 }
 
 // Load reads a declared corpus from the data directory dir (source says how
@@ -186,8 +194,11 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 	}()
 	var c *Corpus
 	var repairs []*ParseError
-	if d.Format == FormatCoNLLU {
+	switch d.Format {
+	case FormatCoNLLU:
 		return loadTreebanks(dir, source, d)
+	case FormatCRFsuite:
+		return loadAttributeFiles(dir, source, d)
 	}
 	if !d.Fixed() {
 		path := resolve(dir, d.Path)
@@ -237,6 +248,53 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 		}
 	}
 	return &Loaded{Corpus: c, Parts: parts, Repairs: repairs}, nil
+}
+
+// loadAttributeFiles reads an attribute file, or the fixed parts of one
+// corpus in attribute files with one label list.
+func loadAttributeFiles(dir, source string, d Declaration) (*Loaded, error) {
+	rel, ids := []string{d.Path}, []int{-1}
+	if d.Fixed() {
+		rel, ids = nil, nil
+		for part, p := range []string{d.Train, d.Dev, d.Test} {
+			if p != "" {
+				rel, ids = append(rel, p), append(ids, part)
+			}
+		}
+	}
+	files := make([]string, len(rel))
+	for i, p := range rel {
+		files[i] = resolve(dir, p)
+		if _, err := os.Stat(files[i]); err != nil {
+			return nil, missing(err, files[i], p, dir, source, d.Obtain)
+		}
+	}
+	cs, as, err := LoadCRFsuiteFiles(files)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{Corpus: &Corpus{Name: d.Name, Labels: cs[0].Labels}, Attributes: &Attributes{}}
+	for i, c := range cs {
+		n := len(l.Sequences)
+		l.Sequences = append(l.Sequences, c.Sequences...)
+		l.Attributes.Names = append(l.Attributes.Names, as[i].Names...)
+		if as[i].Values != nil && l.Attributes.Values == nil {
+			l.Attributes.Values = make([][][]float64, n)
+		}
+		if l.Attributes.Values != nil {
+			vs := as[i].Values
+			if vs == nil {
+				vs = make([][][]float64, len(c.Sequences))
+			}
+			l.Attributes.Values = append(l.Attributes.Values, vs...)
+		}
+		if ids[i] >= 0 {
+			for range c.Sequences {
+				l.Parts = append(l.Parts, ids[i])
+			}
+		}
+	}
+	return l, nil
 }
 
 // loadTreebanks reads a treebank's file or fixed parts.

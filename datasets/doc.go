@@ -51,6 +51,18 @@
 // test one label list ([LoadCoNLLFiles]) and says where to obtain a missing
 // file.
 //
+// # CRFsuite attribute files
+//
+// [ParseCRFsuite] reads the data format of CRFsuite's `crfsuite learn`
+// (LABEL<TAB>attr[:value]<TAB>..., a blank line after each sequence, '\:'
+// and '\\' escaping ':' and '\' in names), so that repro can be trained on
+// exactly the features another tool was given: the attributes come back
+// as [Attributes], used as given, with CRFsuite's scaling values where the
+// file has them. Input that CRFsuite would read by accident rather than by
+// rule (CRLF line ends, a second ':', garbage values, empty sequences,
+// @weight declarations) is refused with its file and line.
+// [WriteCRFsuite] writes the format back.
+//
 // # Synthetic data
 //
 // [Synthetic] generates chain-structured sequences from a sticky Markov chain
@@ -63,5 +75,7 @@
 // [RandomSplits] draws the repeated random train/test splits (the paper
 // averages Cora over ten 25%/75% splits); split k depends only on the seed
 // and k, so any split can be recomputed alone with [SplitAt]. [HoldOut]
-// carves a validation part out of a training part.
+// carves a validation part out of a training part. [ReadSplitFile] reads
+// explicit splits (JSON or CSV lists of sequence indices), so that
+// published splits, or those another tool ran on, reproduce exactly.
 package datasets

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/structpred"
 )
 
 func ExampleParseCora() {
@@ -104,4 +105,60 @@ func ExampleConvertTags() {
 	fmt.Println(bio)
 	// Output:
 	// [B-PER I-PER B-PER O B-LOC]
+}
+
+func ExampleParseCRFsuite() {
+	const text = "B-NP\tw[0]=An\tlen:2\t__BOS__\n" +
+		"I-NP\tw[0]=A.P.\tlen:4\n" +
+		"\n"
+	c, a, err := datasets.ParseCRFsuite(strings.NewReader(text), "train.txt")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for t, y := range c.Sequences[0].Labels {
+		fmt.Print(c.Labels[y])
+		for j, name := range a.Names[0][t] {
+			fmt.Printf(" %s=%g", name, a.Value(0, t, j))
+		}
+		fmt.Println()
+	}
+	// Output:
+	// B-NP w[0]=An=1 len=2 __BOS__=1
+	// I-NP w[0]=A.P.=1 len=4
+}
+
+func ExampleParseCRFsuite_error() {
+	_, _, err := datasets.ParseCRFsuite(strings.NewReader("O\tw=a\nO\tw=b:x\n"), "train.txt")
+	fmt.Println(err)
+	// Output:
+	// train.txt:2: attribute "w=b": value "x" is not a finite number
+}
+
+func ExampleWriteCRFsuite() {
+	c := &datasets.Corpus{Labels: []string{"O"}, Sequences: []structpred.Sequence{{Tokens: []string{""}, Labels: []int{0}}}}
+	a := &datasets.Attributes{Names: [][][]string{{{"w=a:b", "len"}}}, Values: [][][]float64{{{1, 0.5}}}}
+	if err := datasets.WriteCRFsuite(os.Stdout, c, a); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// O	w=a\:b	len:0.5
+}
+
+func ExampleParseSplitFile() {
+	const text = `{"n_sequences": 6, "splits": [
+  {"train": [0, 2, 4], "test": [1, 3, 5]},
+  {"train": [1, 3], "dev": [5], "test": [0, 2, 4]}]}`
+	sf, err := datasets.ParseSplitFile([]byte(text), "splits.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for k, s := range sf.Splits {
+		split, dev := s.Split(k)
+		fmt.Println(k, split.Train, split.Test, dev)
+	}
+	fmt.Println(sf.Check(5, "mine"))
+	// Output:
+	// 0 [0 2 4] [1 3 5] []
+	// 1 [1 3] [0 2 4] [5]
+	// splits.json:1: field "n_sequences": the file is for 6 sequences; dataset "mine" has 5
 }

@@ -2,7 +2,9 @@ package datasets
 
 import (
 	"errors"
+	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -104,6 +106,82 @@ func FuzzParseCoNLL(f *testing.F) {
 		}
 		if !reflect.DeepEqual(again, c) {
 			t.Fatalf("re-read differs:\n%+v\n%+v", again, c)
+		}
+	})
+}
+
+// FuzzParseCRFsuite checks that arbitrary input yields either a
+// *ParseError or a corpus whose attributes keep the reader's invariants
+// (values in canonical form: a list only where some value is not 1) and
+// survive a write and a strict re-read unchanged (up to source lines).
+func FuzzParseCRFsuite(f *testing.F) {
+	for _, s := range []string{
+		"B-NP\tw[0]=An\t__BOS__\nI-NP\tw[0]=AP\n\nO\tw[0]=.\n\n",
+		"y\tlen:2.5\tw=a\\:b\tback\\\\slash:-1e-3\tfoo\\bar\tflag:\n",
+		"a\tx\ty\tx\n\nb\tz:0.5\tz:0.5\n",
+		"B\\:X\t\tx\t\n\n\n\n",
+		"a\nb\tw=New York\n",
+		"a\tx:1:2\n",
+		"@weight:2\n",
+		"\ta\n",
+		"a\tx\r\n",
+		"a\t:1\n",
+		"a\tx:0x1p-2\tz:-0\n",
+		"\n\na\n",
+		"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		c, a, err := ParseCRFsuite(strings.NewReader(input), "fuzz.txt")
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is not a *ParseError", err)
+			}
+			return
+		}
+		if len(c.Sequences) == 0 || len(a.Names) != len(c.Sequences) {
+			t.Fatalf("%d sequences, attributes for %d", len(c.Sequences), len(a.Names))
+		}
+		if a.Values != nil && len(a.Values) != len(a.Names) {
+			t.Fatalf("values for %d sequences of %d", len(a.Values), len(a.Names))
+		}
+		for i, s := range c.Sequences {
+			checkSequence(t, s, len(c.Labels))
+			if len(a.Names[i]) != len(s.Labels) {
+				t.Fatalf("sequence %d: %d tokens, attributes for %d", i, len(s.Labels), len(a.Names[i]))
+			}
+			for tok, names := range a.Names[i] {
+				seen := map[string]bool{}
+				for j, n := range names {
+					if n == "" || seen[n] || strings.ContainsAny(n, "\t\n\r\x00") {
+						t.Fatalf("sequence %d token %d: bad or repeated attribute %q", i, tok, n)
+					}
+					seen[n] = true
+					if v := a.Value(i, tok, j); math.IsInf(v, 0) || math.IsNaN(v) {
+						t.Fatalf("value %v", v)
+					}
+				}
+				if a.Values != nil && a.Values[i] != nil && a.Values[i][tok] != nil &&
+					!slices.ContainsFunc(a.Values[i][tok], func(v float64) bool { return v != 1 }) {
+					t.Fatalf("sequence %d token %d: a value list of ones %v", i, tok, a.Values[i][tok])
+				}
+			}
+		}
+		var b strings.Builder
+		if err := WriteCRFsuite(&b, c, a); err != nil {
+			t.Fatalf("write: %v", err)
+		}
+		again, againAttrs, err := ParseCRFsuite(strings.NewReader(b.String()), "fuzz.txt")
+		if err != nil {
+			t.Fatalf("re-read of %q: %v", b.String(), err)
+		}
+		for i := range again.Sequences {
+			again.Sequences[i].Line = c.Sequences[i].Line
+		}
+		if !reflect.DeepEqual(again, c) || !reflect.DeepEqual(againAttrs, a) {
+			t.Fatalf("re-read differs:\n%+v %+v\n%+v %+v", again, againAttrs, c, a)
 		}
 	})
 }

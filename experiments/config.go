@@ -52,16 +52,22 @@ type Config struct {
 
 	file string // where the config was read from, for messages
 	root *yaml.Node
+	// splitFile holds the splits of splits.kind file, read when the
+	// config is parsed.
+	splitFile *datasets.SplitFile
 }
 
 // DatasetSpec declares a dataset: a built-in name alone (cora, ocr,
 // conll2003, conll2000, synthetic), or a name with the format and files of
 // a corpus of one's own. Paths are relative to the data directory (or
-// absolute). "synthetic" takes generator settings.
+// absolute): they name data, which the repository never holds.
+// "synthetic" takes generator settings.
 type DatasetSpec struct {
 	Name      string         `yaml:"name"`
 	Synthetic *SyntheticSpec `yaml:"synthetic,omitempty"`
-	// Format is the file format: cora, ocr or conll.
+	// Format is the file format: cora, ocr, conll, conllu or crfsuite
+	// (CRFsuite attribute files, whose features are used as given:
+	// features.kind given).
 	Format string `yaml:"format,omitempty"`
 	// Path is one file holding the whole corpus, which the splits divide;
 	// Train, Dev and Test are fixed parts (splits: {kind: fixed}).
@@ -121,17 +127,24 @@ type SyntheticSpec struct {
 
 // SplitSpec is the split scheme: Count random splits per training fraction,
 // each training part further divided to hold out ValidationFraction of it for
-// choosing hyperparameters.
+// choosing hyperparameters; or the splits of a file (Kind file, Path).
 type SplitSpec struct {
 	Kind               string    `yaml:"kind,omitempty"`
 	Count              int       `yaml:"count,omitempty"`
 	TrainFractions     []float64 `yaml:"train_fractions,omitempty"`
 	ValidationFraction float64   `yaml:"validation_fraction,omitempty"`
+	// Path is the split file of kind file (see [datasets.ReadSplitFile]),
+	// relative to the config file's directory (or absolute): a split file
+	// belongs to the experiment, like the config, and may be committed
+	// beside it, whereas dataset paths name data under the data directory.
+	Path string `yaml:"path,omitempty"`
 }
 
 // FeatureSpec selects the feature templates: "citation" (the default; token
 // text, see package features) or "pixels" (binary letter images, with
-// Degree 2 adding all pixel pairs: the degree-2 polynomial kernel's map).
+// Degree 2 adding all pixel pairs: the degree-2 polynomial kernel's map);
+// "ner" and "dependency" for NER and parsing; "given" for the attributes of
+// attribute files (format crfsuite), used as they are, no template applied.
 type FeatureSpec struct {
 	Kind     string `yaml:"kind,omitempty"`
 	Degree   int    `yaml:"degree,omitempty"`
@@ -200,6 +213,8 @@ func (f FeatureSpec) resolved() featureSpec {
 		fs = featureSpec{Kind: FeaturesNER, Window: d.Window, Affixes: d.Affixes, Edges: true}
 	case FeaturesDependency:
 		fs = featureSpec{Kind: FeaturesDependency, Edges: true}
+	case FeaturesGiven:
+		fs = featureSpec{Kind: FeaturesGiven, Edges: true}
 	}
 	if f.MinCount != nil && *f.MinCount > 1 {
 		fs.MinCount = *f.MinCount
@@ -238,17 +253,32 @@ const (
 	FeaturesNER      = "ner" // features.NER: word, sub-word, shape, extra columns, window, bigrams
 	// FeaturesDependency are the arc features of parsing (features.Dependency).
 	FeaturesDependency = "dependency"
+	// FeaturesGiven are the attributes an attribute file gives (format
+	// crfsuite), used as given: no template of ours is applied, so repro
+	// and the tool the file was made for train on identical features
+	// (label transitions still come from the model: edges).
+	FeaturesGiven = "given"
 )
 
+// featureKinds lists the feature kinds, sorted.
+func featureKinds() []string {
+	return []string{FeaturesCitation, FeaturesDependency, FeaturesGiven, FeaturesNER, FeaturesPixels}
+}
+
 // Split kinds: random train/test splits, the dataset's own folds (train
-// on fold k, test on all others, as in the OCR experiments), or a corpus's
+// on fold k, test on all others, as in the OCR experiments), a corpus's
 // fixed parts (train on train, choose on dev, test once on test, as shared
-// tasks distribute them).
+// tasks distribute them), or the explicit splits of a split file (published
+// splits, or those another tool ran on).
 const (
 	SplitRandom = "random"
 	SplitFold   = "fold"
 	SplitFixed  = "fixed"
+	SplitFile   = "file"
 )
+
+// splitKinds lists the split kinds, sorted.
+func splitKinds() []string { return []string{SplitFile, SplitFixed, SplitFold, SplitRandom} }
 
 // TrainerSpec is one trainer and its hyperparameter grid.
 type TrainerSpec struct {
@@ -436,14 +466,27 @@ func (c *Config) resolve() error {
 		case SplitFold:
 			// A fold split fixes its own training set; 0 marks "by fold".
 			c.Splits.TrainFractions = []float64{0}
-		case SplitFixed:
+		case SplitFixed, SplitFile:
+			// The part (or the file's train part) is the training set.
 			c.Splits.TrainFractions = []float64{1}
 		}
 	}
+	if c.Splits.Kind == SplitFile && c.Splits.Path != "" {
+		sf, err := datasets.ReadSplitFile(c.splitPath())
+		if err != nil {
+			return c.fail(at{"splits", "path"}, "%v", err)
+		}
+		c.splitFile = sf
+	}
 	if !c.has("splits", "count") {
 		c.Splits.Count = 10
-		if c.Splits.Kind == SplitFixed {
+		switch c.Splits.Kind {
+		case SplitFixed:
 			c.Splits.Count = 1
+		case SplitFile:
+			if c.splitFile != nil {
+				c.Splits.Count = len(c.splitFile.Splits)
+			}
 		}
 	}
 	if !c.has("splits", "validation_fraction") {
@@ -672,11 +715,24 @@ func (c *Config) validateData() error {
 	return nil
 }
 
+// splitPath is the split file's path: as written if absolute, else
+// relative to the config file's directory.
+func (c *Config) splitPath() string {
+	if filepath.IsAbs(c.Splits.Path) {
+		return c.Splits.Path
+	}
+	return filepath.Join(filepath.Dir(c.file), c.Splits.Path)
+}
+
 func (c *Config) validateSplits() error {
 	s := c.Splits
 	switch {
-	case s.Kind != SplitRandom && s.Kind != SplitFold && s.Kind != SplitFixed:
-		return c.fail(at{"splits", "kind"}, "unknown split kind %q (known: %s, %s, %s)", s.Kind, SplitFixed, SplitFold, SplitRandom)
+	case !slices.Contains(splitKinds(), s.Kind):
+		return c.fail(at{"splits", "kind"}, "unknown split kind %q%s (known: %s)", s.Kind, suggest(s.Kind, splitKinds()), strings.Join(splitKinds(), ", "))
+	case s.Kind == SplitFile:
+		return c.validateSplitFile()
+	case c.has("splits", "path"):
+		return c.fail(at{"splits", "path"}, "a split file is read by splits.kind %s; remove path or set the kind", SplitFile)
 	case s.Kind == SplitFold && c.has("splits", "train_fractions"):
 		return c.fail(at{"splits", "train_fractions"}, "fold splits train on one fold; remove train_fractions")
 	case s.Kind == SplitFixed && c.has("splits", "train_fractions"):
@@ -719,6 +775,29 @@ func (c *Config) validateSplits() error {
 	return nil
 }
 
+// validateSplitFile checks splits.kind file: a path, the file's splits
+// (read by resolve) against count, and datasets whose sequences a file of
+// indices can name.
+func (c *Config) validateSplitFile() error {
+	s := c.Splits
+	switch {
+	case s.Path == "":
+		return c.fail(at{"splits"}, "splits.kind %s needs path: the split file (JSON or CSV, relative to this config's directory)", SplitFile)
+	case c.has("splits", "train_fractions"):
+		return c.fail(at{"splits", "train_fractions"}, "a split file gives the training parts; remove train_fractions")
+	case s.Count != len(c.splitFile.Splits):
+		return c.fail(at{"splits", "count"}, "count is %d, but split file %s has %d splits", s.Count, c.splitFile.Name, len(c.splitFile.Splits))
+	case !(s.ValidationFraction > 0 && s.ValidationFraction < 1):
+		return c.fail(at{"splits", "validation_fraction"}, "must be in (0, 1), got %v", s.ValidationFraction)
+	}
+	for i, d := range c.Datasets {
+		if d.Synthetic == nil && d.declaration().Fixed() {
+			return c.fail(at{"datasets", i, "name"}, "a split file names the sequences of one file; dataset %q has fixed train/test files (use path, or splits.kind %s)", d.Name, SplitFixed)
+		}
+	}
+	return nil
+}
+
 func (c *Config) validateLoss() error {
 	if c.Loss == nil {
 		return nil
@@ -740,8 +819,10 @@ func (c *Config) validateLoss() error {
 func (c *Config) validateFeatures() error {
 	f := c.Features
 	switch {
-	case !slices.Contains([]string{FeaturesCitation, FeaturesDependency, FeaturesNER, FeaturesPixels}, f.Kind):
-		return c.fail(at{"features", "kind"}, "unknown feature kind %q%s (known: %s, %s, %s, %s)", f.Kind, suggest(f.Kind, []string{FeaturesCitation, FeaturesDependency, FeaturesNER, FeaturesPixels}), FeaturesCitation, FeaturesDependency, FeaturesNER, FeaturesPixels)
+	case !slices.Contains(featureKinds(), f.Kind):
+		return c.fail(at{"features", "kind"}, "unknown feature kind %q%s (known: %s)", f.Kind, suggest(f.Kind, featureKinds()), strings.Join(featureKinds(), ", "))
+	case f.Kind == FeaturesGiven && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
+		return c.fail(at{"features", templateKey(f)}, "given attributes are used as they are: window, affixes and lexicons do not apply (edges and min_count do)")
 	case f.Kind == FeaturesDependency && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil || f.MinCount != nil || f.Edges != nil):
 		return c.fail(at{"features"}, "dependency arc features have no settings (window, affixes, lexicons, min_count, edges)")
 	case (f.Kind == FeaturesDependency) != slices.Contains(c.Tasks, TaskParsing):
@@ -757,18 +838,14 @@ func (c *Config) validateFeatures() error {
 	case f.MinCount != nil && (*f.MinCount < 1 || *f.MinCount > 1000):
 		return c.fail(at{"features", "min_count"}, "must be in [1, 1000], got %d", *f.MinCount)
 	case f.Kind == FeaturesPixels && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
-		key := "window"
-		if f.Window == nil {
-			key = "affixes"
-			if f.Affixes == nil {
-				key = "lexicons"
-			}
-		}
-		return c.fail(at{"features", key}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
+		return c.fail(at{"features", templateKey(f)}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
 	}
 	for i, d := range c.Datasets {
 		if treebank := d.Synthetic == nil && d.declaration().Format == datasets.FormatCoNLLU; treebank != (f.Kind == FeaturesDependency) {
 			return c.fail(at{"datasets", i}, "dataset %q: treebanks (format %s) go with the parsing task and features.kind %s, and only they do", d.Name, datasets.FormatCoNLLU, FeaturesDependency)
+		}
+		if given := d.Synthetic == nil && d.declaration().Format == datasets.FormatCRFsuite; given != (f.Kind == FeaturesGiven) {
+			return c.fail(at{"datasets", i}, "dataset %q: attribute files (format %s) go with features.kind %s (their attributes are the features), and only they do", d.Name, datasets.FormatCRFsuite, FeaturesGiven)
 		}
 	}
 	for i, d := range c.Datasets {
@@ -781,7 +858,7 @@ func (c *Config) validateFeatures() error {
 				return c.fail(at{"datasets", i, "features", key}, "a dataset's features may set window, affixes, lexicons and edges; the kind is the config's (features.kind)")
 			}
 		}
-		if f.Kind == FeaturesPixels && (o.Window != nil || o.Affixes != nil || o.Lexicons != nil) {
+		if (f.Kind == FeaturesPixels || f.Kind == FeaturesGiven) && (o.Window != nil || o.Affixes != nil || o.Lexicons != nil) {
 			return c.fail(at{"datasets", i, "features"}, "window, affixes and lexicons apply to citation features only (kind: %s)", FeaturesCitation)
 		}
 		if f.Kind == FeaturesNER && o.Lexicons != nil {
@@ -811,6 +888,18 @@ func (c *Config) validateFeatures() error {
 		return c.fail(at{"features", "affixes"}, "must be in [0, 10], got %d", *a)
 	}
 	return nil
+}
+
+// templateKey names the first template setting f sets (window, affixes,
+// lexicons), for an error about it.
+func templateKey(f FeatureSpec) string {
+	switch {
+	case f.Window != nil:
+		return "window"
+	case f.Affixes != nil:
+		return "affixes"
+	}
+	return "lexicons"
 }
 
 // trainerSettings maps each trainer setting to the trainers it applies to,
@@ -1079,8 +1168,8 @@ func (c *Config) validateFigureLines(i int, f FigureSpec) error {
 
 func (c *Config) validateCompare() error {
 	names := trainerNames(c.Trainers)
-	if len(c.Compare) > 0 && c.Splits.Count < 2 && c.Splits.Kind != SplitFixed {
-		return c.fail(at{"compare"}, "a paired t-test needs at least 2 splits, and splits.count is %d (fixed splits compare by McNemar's test and a paired bootstrap instead)", c.Splits.Count)
+	if len(c.Compare) > 0 && c.Splits.Count < 2 && c.Splits.Kind != SplitFixed && c.Splits.Kind != SplitFile {
+		return c.fail(at{"compare"}, "a paired t-test needs at least 2 splits, and splits.count is %d (fixed splits, and a split file of one split, compare by McNemar's test and a paired bootstrap instead)", c.Splits.Count)
 	}
 	for i, pair := range c.Compare {
 		if len(pair) != 2 {
@@ -1243,7 +1332,7 @@ func (c *Config) Effective() ([]byte, error) {
 			e.Datasets[i].Synthetic = &s
 		}
 	}
-	if e.Splits.Kind == SplitFold || e.Splits.Kind == SplitFixed {
+	if e.Splits.Kind == SplitFold || e.Splits.Kind == SplitFixed || e.Splits.Kind == SplitFile {
 		e.Splits.TrainFractions = nil // by fold or part; the key is not allowed
 	}
 	if e.Features.Kind == FeaturesCitation {

@@ -101,7 +101,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"dataset features window", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features:\n      window: 9", []string{"bad.yaml:7:", "datasets[0].features.window", "[0, 5]"}},
 		{"dataset features unknown key", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features: {lexicon: false}", []string{"bad.yaml:6:", "datasets[0].features.lexicon", `did you mean "lexicons"`}},
 
-		{"declared dataset without format", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    path: mine.txt", []string{"bad.yaml:4:", "datasets[0].format", "needs its format", "conll, conllu, cora, ocr"}},
+		{"declared dataset without format", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    path: mine.txt", []string{"bad.yaml:4:", "datasets[0].format", "needs its format", "conll, conllu, cora, crfsuite, ocr"}},
 		{"declared dataset unknown format", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: conl\n    path: mine.txt", []string{"bad.yaml:5:", "datasets[0].format", `unknown format "conl"`}},
 		{"declared dataset path and train", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: conll\n    encoding: iob2\n    path: a.txt\n    train: b.txt\n    test: c.txt", []string{"bad.yaml:7:", "datasets[0].path", "not both"}},
 		{"declared dataset train without test", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: conll\n    encoding: iob2\n    train: b.txt", []string{"bad.yaml:7:", "datasets[0].train", "both train and test"}},
@@ -111,7 +111,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"columns on a cora file", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: cora\n    path: a.txt\n    columns: [word, label]", []string{"bad.yaml:7:", "datasets[0].columns", "applies to format conll only"}},
 		{"fixed splits on one file", "  count: 2\n  train_fractions: [0.5]", "  kind: fixed", []string{"bad.yaml:4:", "splits.kind fixed needs a dataset with train and test files"}},
 		{"fixed splits with fractions", "  count: 2\n", "  kind: fixed\n", []string{"bad.yaml:8:", "fixed splits train on the train part; remove train_fractions"}},
-		{"unknown split kind", "  count: 2\n", "  kind: fixd\n", []string{"bad.yaml:7:", "splits.kind", "known: fixed, fold, random"}},
+		{"unknown split kind", "  count: 2\n", "  kind: fixd\n", []string{"bad.yaml:7:", "splits.kind", "known: file, fixed, fold, random"}},
 
 		{"perceptron with C", "  - name: poslearn\n    C: [1]", "  - name: perceptron\n    C: [1]", []string{"bad.yaml:13:", "perceptron has no C"}},
 		{"entropy-margin without beta", "  - name: poslearn", "  - name: entropy-margin", []string{"bad.yaml:12:", "beta > 0"}},

@@ -23,6 +23,9 @@ type preparedData struct {
 	attrs  [][][]string // per sequence, per token: attribute strings
 	folds  []int        // per sequence: its fold, for fold splits
 	parts  []int        // per sequence: its fixed part (datasets.PartTrain...), for fixed splits
+	// values, for given attributes with values (datasets.Attributes.Values),
+	// scale attrs; nil when every value is 1, as for every template.
+	values [][][]float64
 	// chunked marks labels with chunk prefixes (O, B-X, I-X), scored as
 	// conlleval scores them.
 	chunked bool
@@ -55,29 +58,22 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 			fmt.Fprintf(opt.Progress, "repro: warning: dataset %q: %d tags break the label encoding's rules and were read as conlleval reads them (repair: true), first: %v\n", spec.Name, n, loaded.Repairs[0])
 		}
 		decl := spec.declaration()
-		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts),
+		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts, loaded.Attributes),
 			chunked:  spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain)),
 			features: cfg.featuresOf(i).resolved()}
 		d.columns = extraColumns(decl)
-		text := d.features.tagger(d.columns) // citation and NER features, as package tagger extracts them
-		coarse := hasCoarseTags(corpus.Sequences)
-		for _, s := range corpus.Sequences {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+		if cfg.Splits.Kind == SplitFile {
+			if err := cfg.splitFile.Check(len(corpus.Sequences), spec.Name); err != nil {
+				return nil, fmt.Errorf("splits.path: %w", err)
 			}
-			switch cfg.Features.Kind {
-			case FeaturesDependency:
-				d.arcs = append(d.arcs, features.NewDependency(s.Tokens, s.Columns[0], coarseTags(s, coarse)))
-				continue
-			case FeaturesNER, FeaturesCitation:
-				d.attrs = append(d.attrs, text.Extract(s.Tokens, s.Columns))
-				continue
-			}
-			attrs, err := features.Pixels(s.Tokens, cfg.Features.Degree)
-			if err != nil {
-				return nil, fmt.Errorf("dataset %q, sequence %s: %w", spec.Name, s.ID, err)
-			}
-			d.attrs = append(d.attrs, attrs)
+		}
+		if cfg.Features.Kind == FeaturesGiven {
+			err = givenAttributes(d, loaded.Attributes, cfg.Tasks)
+		} else {
+			err = extract(ctx, d, cfg, corpus)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("dataset %q: %w", spec.Name, err)
 		}
 		switch cfg.Splits.Kind {
 		case SplitFold:
@@ -92,6 +88,50 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// extract computes d's features with the config's templates, sequence by
+// sequence (cancelling ctx stops it between them).
+func extract(ctx context.Context, d *preparedData, cfg *Config, corpus *datasets.Corpus) error {
+	text := d.features.tagger(d.columns) // citation and NER features, as package tagger extracts them
+	coarse := hasCoarseTags(corpus.Sequences)
+	for _, s := range corpus.Sequences {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		switch cfg.Features.Kind {
+		case FeaturesDependency:
+			d.arcs = append(d.arcs, features.NewDependency(s.Tokens, s.Columns[0], coarseTags(s, coarse)))
+			continue
+		case FeaturesNER, FeaturesCitation:
+			d.attrs = append(d.attrs, text.Extract(s.Tokens, s.Columns))
+			continue
+		}
+		attrs, err := features.Pixels(s.Tokens, cfg.Features.Degree)
+		if err != nil {
+			return fmt.Errorf("sequence %s: %w", s.ID, err)
+		}
+		d.attrs = append(d.attrs, attrs)
+	}
+	return nil
+}
+
+// givenAttributes makes an attribute file's attributes d's features, as
+// they are. Values other than 1 scale the chain model's features only, so
+// they are refused for the other tasks' models rather than read as 1.
+func givenAttributes(d *preparedData, a *datasets.Attributes, tasks []string) error {
+	if a == nil {
+		return fmt.Errorf("features.kind %s needs attributes of its own (format %s)", FeaturesGiven, datasets.FormatCRFsuite)
+	}
+	if a.Valued() {
+		for _, task := range tasks {
+			if task != TaskSequence {
+				return fmt.Errorf("its attributes have values other than 1, which only the %s task's model uses; task %s would read them as 1", TaskSequence, task)
+			}
+		}
+	}
+	d.attrs, d.values = a.Names, a.Values
+	return nil
 }
 
 // extraColumns names a column file's columns other than the word and the
@@ -136,10 +176,11 @@ func coarseTags(s structpred.Sequence, coarse bool) []string {
 }
 
 // corpusHash fingerprints a corpus's content (tokens, labels, segments, extra
-// columns, fixed parts), so cached units are invalidated when the data
-// changes. Columns and parts enter only when present, so corpora without
-// them keep the fingerprint they had before either existed.
-func corpusHash(c *datasets.Corpus, parts []int) string {
+// columns, fixed parts, given attributes and their values), so cached units
+// are invalidated when the data changes. Columns, parts and attributes
+// enter only when present, so corpora without them keep the fingerprint
+// they had before any existed.
+func corpusHash(c *datasets.Corpus, parts []int, a *datasets.Attributes) string {
 	h := sha256.New()
 	for _, l := range c.Labels {
 		fmt.Fprintf(h, "L%q\n", l)
@@ -152,6 +193,14 @@ func corpusHash(c *datasets.Corpus, parts []int) string {
 	}
 	if parts != nil {
 		fmt.Fprintf(h, "P%v\n", parts)
+	}
+	if a != nil {
+		for i, names := range a.Names {
+			fmt.Fprintf(h, "A%q\n", names)
+			if a.Values != nil && a.Values[i] != nil {
+				fmt.Fprintf(h, "V%v\n", a.Values[i])
+			}
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }

@@ -346,6 +346,9 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 							Solver: t.Solver, Criterion: t.Criterion, CPerExample: t.CPerExample, Label: t.Display(), Threads: t.Threads,
 							Curves: r.cfg.Curves && phase == phaseTest,
 						}
+						if r.cfg.Splits.Kind == SplitFile {
+							u.SplitHash = r.cfg.splitFile.Splits[k].Hash()
+						}
 						if phase == phaseTest {
 							c, ok := chosen[groupOf(u)]
 							switch {
@@ -632,6 +635,8 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
 		split, err = datasets.FoldSplits(d.folds, u.Split)
 	case SplitFixed:
 		split, dev, err = datasets.PartSplit(d.parts)
+	case SplitFile:
+		split, dev, err = r.fileSplit(u)
 	default:
 		split, err = datasets.SplitAt(len(d.seqs), u.Split, u.TrainFraction, u.Seed)
 	}
@@ -657,6 +662,21 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
 		return unitResult{}, fmt.Errorf("saving unit: %w", err)
 	}
 	return res, nil
+}
+
+// fileSplit returns unit u's split from the config's split file, checking
+// that it is the split u's key was computed from.
+func (r *runner) fileSplit(u unitSpec) (datasets.Split, []int, error) {
+	sf := r.cfg.splitFile
+	if sf == nil || u.Split >= len(sf.Splits) {
+		return datasets.Split{}, nil, fmt.Errorf("unit %s: the config has no split file with split %d", describe(u), u.Split)
+	}
+	s := sf.Splits[u.Split]
+	if s.Hash() != u.SplitHash {
+		return datasets.Split{}, nil, fmt.Errorf("unit %s: split file %s changed since the unit was planned (%s is now %s)", describe(u), sf.Name, s.Label, s.Hash())
+	}
+	split, dev := s.Split(u.Split)
+	return split, dev, nil
 }
 
 // segmentLoss is the config's segmentation loss for the units of task

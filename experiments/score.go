@@ -25,7 +25,7 @@ func newScoreSheet(d *preparedData, u unitSpec) *scoreSheet {
 	if d.chunked {
 		s.chunkTags = d.labels
 	}
-	if u.SplitKind == SplitFixed && u.Phase == phaseTest {
+	if (u.SplitKind == SplitFixed || u.SplitKind == SplitFile) && u.Phase == phaseTest {
 		s.outcomes = &report.Outcomes{}
 	}
 	return s

@@ -22,7 +22,11 @@ func prepareTagger(task string) func(d *preparedData, u unitSpec, v trainers.Val
 			Task: task, Features: u.Features.tagger(d.columns), Trainer: u.Trainer, Params: v,
 			SegmentQuantile: u.SegmentQuantile, SegmentLoss: u.SegmentLoss.of(len(d.labels)),
 		}
-		t, err := tagger.Prepare(d.labels, pick(d.seqs, train), pick(d.attrs, train), opt)
+		var values [][][]float64 // given attributes' values (nil: all 1)
+		if d.values != nil {
+			values = pick(d.values, train)
+		}
+		t, err := tagger.PrepareValues(d.labels, pick(d.seqs, train), pick(d.attrs, train), values, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -47,5 +51,8 @@ func (f taggerFitting) predictAt(w []float64) (func(int) tagger.Prediction, erro
 }
 
 func (f taggerFitting) predictor(m *tagger.Model) func(int) tagger.Prediction {
+	if f.d.values != nil {
+		return func(i int) tagger.Prediction { return m.PredictValues(f.d.attrs[i], f.d.values[i]) }
+	}
 	return func(i int) tagger.Prediction { return m.PredictAttributes(f.d.attrs[i]) }
 }

@@ -58,6 +58,10 @@ type unitSpec struct {
 	SegmentLoss *segmentLoss `json:"segment_loss,omitempty"`
 	// SplitKind is "fold" for by-fold splits, empty for random ones.
 	SplitKind string `json:"split_kind,omitempty"`
+	// SplitHash fingerprints the unit's split when a split file gives it
+	// (datasets.FileSplit.Hash), so that editing the split recomputes its
+	// units; omitted for every other kind, whose keys stay as they were.
+	SplitHash string `json:"split_hash,omitempty"`
 	// Settings of the online and log-linear trainers, omitted when unset.
 	Epochs    int      `json:"epochs,omitempty"`
 	K         int      `json:"k,omitempty"`
@@ -120,7 +124,8 @@ func (u unitSpec) params() map[string]float64 {
 }
 
 // featureSpec is FeatureSpec with defaults resolved. Kind and Degree are
-// omitted for citation features, so those units keep their keys.
+// omitted for citation features, so those units keep their keys. Given
+// attributes (kind given) have no window or affixes: those stay 0.
 type featureSpec struct {
 	Kind    string `json:"kind,omitempty"`
 	Degree  int    `json:"degree,omitempty"`

@@ -96,6 +96,15 @@ type Training struct {
 // here, before any work). labels are the label names, by the ids the
 // sequences' Labels and Segments use.
 func Prepare(labels []string, train []structpred.Sequence, attrs [][][]string, opt Options) (*Training, error) {
+	return PrepareValues(labels, train, attrs, nil, opt)
+}
+
+// PrepareValues is Prepare for attributes with values (CRFsuite attribute
+// files): values[i][t][j] scales attribute attrs[i][t][j]'s features. A
+// nil values, or a nil values[i] or values[i][t], means every value is 1,
+// so PrepareValues with nil values is Prepare. Only the sequence task's
+// model uses values; others refuse them rather than read them as 1.
+func PrepareValues(labels []string, train []structpred.Sequence, attrs [][][]string, values [][][]float64, opt Options) (*Training, error) {
 	if opt.Task == "" {
 		opt.Task = Sequence
 	}
@@ -111,6 +120,12 @@ func Prepare(labels []string, train []structpred.Sequence, attrs [][][]string, o
 	if len(train) == 0 {
 		return nil, fmt.Errorf("no training sequences")
 	}
+	if values != nil && len(values) != len(train) {
+		return nil, fmt.Errorf("%d sequences but values for %d", len(train), len(values))
+	}
+	if values != nil && opt.Task != Sequence {
+		return nil, fmt.Errorf("attribute values: only the %s task's model uses them, not %s", Sequence, opt.Task)
+	}
 	t := &Training{opt: opt, labels: labels, index: features.BuildIndexMinCount(attrs, opt.Features.MinCount)}
 	k, numAttrs, edges := len(labels), t.index.Len(), opt.Features.Edges
 	var err error
@@ -118,7 +133,8 @@ func Prepare(labels []string, train []structpred.Sequence, attrs [][][]string, o
 	case Sequence:
 		data := make([]chain.Instance, len(train))
 		for i, s := range train {
-			data[i] = chain.Instance{Attrs: t.index.Encode(attrs[i]), Labels: s.Labels}
+			data[i] = chain.Instance{Labels: s.Labels}
+			data[i].Attrs, data[i].Values = encodeValued(t.index, attrs[i], valuesOf(values, i))
 		}
 		t.chain, err = chain.New(data, numAttrs, k, edges, decoders.Hamming(k))
 	case Segmentation:

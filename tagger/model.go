@@ -103,7 +103,14 @@ func (m *Model) Predict(tokens []string, columns [][]string) Prediction {
 // did not have are ignored. The experiment runner extracts a corpus's
 // attributes once and predicts with it.
 func (m *Model) PredictAttributes(attrs [][]string) Prediction {
-	ids := m.index.Encode(attrs)
+	return m.PredictValues(attrs, nil)
+}
+
+// PredictValues is PredictAttributes for attributes with values (see
+// PrepareValues); nil values means every value is 1. Values scale the
+// sequence task's features only: a segmentation model reads them as 1.
+func (m *Model) PredictValues(attrs [][]string, values [][]float64) Prediction {
+	ids, vals := encodeValued(m.index, attrs, values)
 	d := m.decoder()
 	defer m.decoders.Put(d)
 	if d.segment != nil {
@@ -116,7 +123,7 @@ func (m *Model) PredictAttributes(attrs [][]string) Prediction {
 		}
 		return Prediction{Labels: labels, Segments: segs}
 	}
-	labels := d.chain.Predict(chain.Instance{Attrs: ids}, m.Weights)
+	labels := d.chain.Predict(chain.Instance{Attrs: ids, Values: vals}, m.Weights)
 	return Prediction{Labels: labels, Segments: structpred.SegmentsFromLabels(labels)}
 }
 

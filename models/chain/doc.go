@@ -11,5 +11,10 @@
 //
 //	f(x, y) = Σ_t Σ_{a∈x_t} e[a·K + y_t] + Σ_{t≥1} e[A·K + y_{t−1}·K + y_t].
 //
+// Attributes are binary unless an instance gives them values
+// (Instance.Values, as CRFsuite's attribute files do): attribute a of token
+// t with value v_ta then contributes v_ta·e[a·K + y_t] instead of
+// e[a·K + y_t], to scores, feature differences and gradients alike.
+//
 // The loss is per-position, L(y) = Σ_t M[y_i,t·K + y_t] (Hamming by default).
 package chain

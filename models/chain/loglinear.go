@@ -61,11 +61,19 @@ func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad [
 	for t, attrs := range x.Attrs {
 		copy(d, mg.Node[t*k:(t+1)*k])
 		d[x.Labels[t]]--
-		for _, a := range attrs {
+		vals := x.values(t)
+		for j, a := range attrs {
 			if int(a) >= m.attrs {
 				continue // as in scores: ids outside the index carry no weight
 			}
-			addTo(grad[int(a)*k:int(a)*k+k], d)
+			if vals == nil {
+				addTo(grad[int(a)*k:int(a)*k+k], d)
+				continue
+			}
+			s, row := vals[j], grad[int(a)*k:int(a)*k+k]
+			for y, v := range d {
+				row[y] += s * v
+			}
 		}
 	}
 	if !m.edges {
@@ -162,15 +170,24 @@ func (m *Model) addWeightedMinusTruth(x Instance, node, edge []float64, weight f
 	k := m.k
 	for t, attrs := range x.Attrs {
 		p, g := node[t*k:(t+1)*k], x.Labels[t]
-		for _, a := range attrs {
+		vals := x.values(t)
+		for j, a := range attrs {
 			if int(a) >= m.attrs {
 				continue
 			}
 			row := grad[int(a)*k : int(a)*k+k]
-			for y, v := range p {
-				row[y] += v
+			if vals == nil {
+				for y, v := range p {
+					row[y] += v
+				}
+				row[g] -= weight
+				continue
 			}
-			row[g] -= weight
+			s := vals[j]
+			for y, v := range p {
+				row[y] += s * v
+			}
+			row[g] -= s * weight
 		}
 	}
 	if !m.edges {

@@ -53,6 +53,9 @@ func TestLogLossAgainstBruteForce(t *testing.T) {
 			for _, p := range params {
 				rng := rand.New(rand.NewPCG(seed, uint64(s.n*10+s.k)))
 				m, w := randomModel(t, rng, s.n, s.k, s.edges, costFor(rng, s.cost, s.k))
+				if seed%2 == 1 { // attribute values (CRFsuite's scaling values)
+					m = withValues(t, rng, m)
+				}
 				for i := range m.Len() {
 					wantV, wantG := bruteLogLoss(m, i, w, p.beta, p.lossScale)
 					// The gradient is added into grad: start from ones.
@@ -89,10 +92,14 @@ func TestLogLossFiniteDifferences(t *testing.T) {
 		{"crf", 4, 3, true, 1, 0},
 		{"entropy-margin", 5, 2, true, 2, 1},
 		{"no edges", 3, 3, false, 0.5, 1},
+		{"values", 4, 3, true, 1, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(5, uint64(tt.n)))
 			m, w := randomModel(t, rng, tt.n, tt.k, tt.edges, decoders.Hamming(tt.k))
+			if tt.name == "values" {
+				m = withValues(t, rng, m)
+			}
 			for i := range m.Len() {
 				grad := make([]float64, m.Dim())
 				m.LogLoss(i, w, tt.beta, tt.lossScale, grad)
@@ -280,6 +287,9 @@ func TestSlackLogLossAgainstBruteForce(t *testing.T) {
 			for _, p := range params {
 				rng := rand.New(rand.NewPCG(seed, uint64(s.n*10+s.k)))
 				m, w := randomModel(t, rng, s.n, s.k, s.edges, costFor(rng, s.cost, s.k))
+				if seed%2 == 1 { // attribute values
+					m = withValues(t, rng, m)
+				}
 				for i := range m.Len() {
 					wantV, wantG := bruteSlackLogLoss(m, i, w, p.beta, p.lossScale)
 					grad := make([]float64, m.Dim())

@@ -8,11 +8,50 @@ import (
 	"github.com/maxmargin/repro/structpred"
 )
 
-// Instance is an encoded sequence: the sorted attribute ids of each token and
-// the gold label of each token.
+// Instance is an encoded sequence: the sorted attribute ids of each token,
+// optionally their values, and the gold label of each token.
 type Instance struct {
-	Attrs  [][]int32
+	Attrs [][]int32
+	// Values, if not nil, scales the attributes, as CRFsuite's attribute
+	// values do: Values[t][j] multiplies attribute Attrs[t][j]'s feature
+	// (so its emission score is Values[t][j]·w[a·K + y]). A nil Values, or
+	// a nil Values[t], means binary attributes (every value 1); that path
+	// computes exactly what it did before values existed.
+	Values [][]float64
 	Labels []int
+}
+
+// values returns the values of token t's attributes, nil for all 1.
+func (x Instance) values(t int) []float64 {
+	if x.Values == nil {
+		return nil
+	}
+	return x.Values[t]
+}
+
+// check reports a malformed instance: values that do not match the
+// attributes, or are not finite.
+func (x Instance) check() error {
+	if len(x.Attrs) != len(x.Labels) {
+		return fmt.Errorf("%d tokens but %d labels", len(x.Attrs), len(x.Labels))
+	}
+	if x.Values == nil {
+		return nil
+	}
+	if len(x.Values) != len(x.Attrs) {
+		return fmt.Errorf("values for %d tokens, attributes for %d", len(x.Values), len(x.Attrs))
+	}
+	for t, vs := range x.Values {
+		if vs != nil && len(vs) != len(x.Attrs[t]) {
+			return fmt.Errorf("token %d: %d values for %d attributes", t, len(vs), len(x.Attrs[t]))
+		}
+		for _, v := range vs {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return fmt.Errorf("token %d: attribute value %v", t, v)
+			}
+		}
+	}
+	return nil
 }
 
 // Model is a linear-chain model over a fixed set of training instances. It
@@ -53,8 +92,8 @@ func New(data []Instance, numAttrs, k int, edges bool, cost decoders.Cost) (*Mod
 		return nil, err
 	}
 	for i, x := range data {
-		if len(x.Attrs) != len(x.Labels) {
-			return nil, fmt.Errorf("instance %d: %d tokens but %d labels", i, len(x.Attrs), len(x.Labels))
+		if err := x.check(); err != nil {
+			return nil, fmt.Errorf("instance %d: %w", i, err)
 		}
 		for t, y := range x.Labels {
 			if y < 0 || y >= k {
@@ -115,12 +154,20 @@ func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
 	for t, attrs := range x.Attrs {
 		row := c.Unary[t*k : (t+1)*k]
 		clear(row)
-		for _, a := range attrs {
+		vals := x.values(t)
+		for j, a := range attrs {
 			if int(a) >= m.attrs {
 				continue // an id outside the index (defensive: encoders drop unknowns)
 			}
+			if vals == nil {
+				for y, v := range w[int(a)*k : int(a)*k+k] {
+					row[y] += v
+				}
+				continue
+			}
+			s := vals[j]
 			for y, v := range w[int(a)*k : int(a)*k+k] {
-				row[y] += v
+				row[y] += s * v
 			}
 		}
 	}
@@ -156,9 +203,14 @@ func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 	m.acc.Reset()
 	for t, attrs := range x.Attrs {
 		if g, p := x.Labels[t], y[t]; g != p {
-			for _, a := range attrs {
-				m.acc.Add(a*int32(k)+int32(g), 1)
-				m.acc.Add(a*int32(k)+int32(p), -1)
+			vals := x.values(t)
+			for j, a := range attrs {
+				s := 1.0
+				if vals != nil {
+					s = vals[j]
+				}
+				m.acc.Add(a*int32(k)+int32(g), s)
+				m.acc.Add(a*int32(k)+int32(p), -s)
 			}
 		}
 	}

@@ -41,12 +41,42 @@ func randomModel(t *testing.T, rng *rand.Rand, n, k int, edges bool, cost decode
 	return m, w
 }
 
+// withValues gives the model's instances attribute values drawn from rng:
+// per token, none (binary), or a value for each attribute, some of them 1,
+// 0 or negative, so both scoring paths are exercised side by side.
+func withValues(t *testing.T, rng *rand.Rand, m *Model) *Model {
+	t.Helper()
+	data := make([]Instance, len(m.data))
+	for i, x := range m.data {
+		x.Values = make([][]float64, len(x.Attrs))
+		for p, attrs := range x.Attrs {
+			if rng.IntN(3) == 0 {
+				continue
+			}
+			x.Values[p] = make([]float64, len(attrs))
+			for j := range attrs {
+				x.Values[p][j] = []float64{1, 0, -0.5, 2.5, rng.NormFloat64()}[rng.IntN(5)]
+			}
+		}
+		data[i] = x
+	}
+	v, err := New(data, m.attrs, m.k, m.edges, m.cost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // denseFeatures is f(x, y) written out literally from the package doc.
 func denseFeatures(m *Model, x Instance, y []int) []float64 {
 	f := make([]float64, m.Dim())
 	for t, attrs := range x.Attrs {
-		for _, a := range attrs {
-			f[int(a)*m.k+y[t]]++
+		for j, a := range attrs {
+			v := 1.0
+			if x.Values != nil && x.Values[t] != nil {
+				v = x.Values[t][j]
+			}
+			f[int(a)*m.k+y[t]] += v
 		}
 		if m.edges && t > 0 {
 			f[m.attrs*m.k+y[t-1]*m.k+y[t]]++
@@ -97,44 +127,117 @@ func TestModelAgainstBruteForce(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, uint64(s.n*10+s.k)))
 			cost := costFor(rng, s.cost, s.k)
 			m, w := randomModel(t, rng, s.n, s.k, s.edges, cost)
-			for i := range m.Len() {
-				x := m.data[i]
-				score := func(y []int) float64 { return dot(w, denseFeatures(m, x, y)) }
-				loss := func(y []int) float64 { return cost.Loss(x.Labels, y) }
-				truthF := denseFeatures(m, x, x.Labels)
-				for _, y := range bruteforce.Labelings(s.n, s.k) {
-					if got, want := m.Score(i, w, y), score(y); math.Abs(got-want) > 1e-9 {
-						t.Fatalf("Score = %v, want %v", got, want)
-					}
-					d := m.DeltaFeatures(i, y)
-					dense := make([]float64, m.Dim())
-					d.AddTo(dense, 1)
-					yf := denseFeatures(m, x, y)
-					for j := range dense {
-						if dense[j] != truthF[j]-yf[j] {
-							t.Fatalf("δf[%d] = %v, want %v", j, dense[j], truthF[j]-yf[j])
-						}
-					}
+			checkAgainstBruteForce(t, m, w, s, cost)
+		}
+	}
+}
+
+// Attribute values (CRFsuite's scaling values) scale the features in every
+// oracle alike: the same brute-force checks on models whose tokens carry
+// values.
+func TestValuesAgainstBruteForce(t *testing.T) {
+	t.Parallel()
+	for seed := range uint64(10) {
+		for _, s := range shapes {
+			rng := rand.New(rand.NewPCG(seed, uint64(s.n*10+s.k)+1000))
+			cost := costFor(rng, s.cost, s.k)
+			m, w := randomModel(t, rng, s.n, s.k, s.edges, cost)
+			checkAgainstBruteForce(t, withValues(t, rng, m), w, s, cost)
+		}
+	}
+}
+
+// Values that are all 1 give bit for bit what binary attributes give: the
+// scores, feature differences and log-loss gradients.
+func TestUnitValuesEqualBinary(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	bin, w := randomModel(t, rng, 5, 3, true, decoders.Hamming(3))
+	data := make([]Instance, len(bin.data))
+	for i, x := range bin.data {
+		x.Values = make([][]float64, len(x.Attrs))
+		for p, attrs := range x.Attrs {
+			x.Values[p] = ones(len(attrs))
+		}
+		data[i] = x
+	}
+	val, err := New(data, bin.attrs, bin.k, bin.edges, bin.cost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := []int{2, 0, 1, 1, 0}
+	for i := range bin.Len() {
+		if a, b := bin.Score(i, w, y), val.Score(i, w, y); a != b {
+			t.Errorf("instance %d: score %v with values 1, %v binary", i, b, a)
+		}
+		if a, b := bin.DeltaFeatures(i, y), val.DeltaFeatures(i, y); !sameVec(a, b) {
+			t.Errorf("instance %d: δf %v with values 1, %v binary", i, b, a)
+		}
+		ga, gb := make([]float64, bin.Dim()), make([]float64, bin.Dim())
+		va, vb := bin.LogLoss(i, w, 1, 0, ga), val.LogLoss(i, w, 1, 0, gb)
+		if va != vb || !slices.Equal(ga, gb) {
+			t.Errorf("instance %d: log loss %v %v with values 1, %v %v binary", i, vb, gb, va, ga)
+		}
+		sa, sb := make([]float64, bin.Dim()), make([]float64, bin.Dim())
+		if _, err := bin.SlackLogLoss(i, w, 1, 1, sa); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := val.SlackLogLoss(i, w, 1, 1, sb); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(sa, sb) {
+			t.Errorf("instance %d: slack log-loss gradient %v with values 1, %v binary", i, sb, sa)
+		}
+	}
+}
+
+func ones(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = 1
+	}
+	return out
+}
+
+// checkAgainstBruteForce compares every oracle of m with enumeration.
+func checkAgainstBruteForce(t *testing.T, m *Model, w []float64, s shape, cost decoders.Cost) {
+	t.Helper()
+	for i := range m.Len() {
+		x := m.data[i]
+		score := func(y []int) float64 { return dot(w, denseFeatures(m, x, y)) }
+		loss := func(y []int) float64 { return cost.Loss(x.Labels, y) }
+		truthF := denseFeatures(m, x, x.Labels)
+		for _, y := range bruteforce.Labelings(s.n, s.k) {
+			if got, want := m.Score(i, w, y), score(y); math.Abs(got-want) > 1e-9 {
+				t.Fatalf("Score = %v, want %v", got, want)
+			}
+			d := m.DeltaFeatures(i, y)
+			dense := make([]float64, m.Dim())
+			d.AddTo(dense, 1)
+			yf := denseFeatures(m, x, y)
+			for j := range dense {
+				if math.Abs(dense[j]-(truthF[j]-yf[j])) > 1e-12 {
+					t.Fatalf("δf[%d] = %v, want %v", j, dense[j], truthF[j]-yf[j])
 				}
-				// Loss-augmented decoding.
-				want, _ := bruteforce.Best(s.n, s.k, func(y []int) float64 { return score(y) + loss(y) }, nil)
-				got := m.LossAugmented(i, w, 1)
-				if v := score(got) + loss(got); math.Abs(v-want.Score) > 1e-9 {
-					t.Fatalf("%+v: LossAugmented value %v, want %v", s, v, want.Score)
-				}
-				// Best labeling other than the truth.
-				want, ok := bruteforce.Best(s.n, s.k, func(y []int) float64 { return score(y) + 0.5*loss(y) },
-					func(y []int) bool { return !slices.Equal(y, x.Labels) })
-				got, gotOK := m.BestExcluding(i, w, 0.5)
-				if ok != gotOK || ok && (slices.Equal(got, x.Labels) || math.Abs(score(got)+0.5*loss(got)-want.Score) > 1e-9) {
-					t.Fatalf("%+v: BestExcluding = %v, want %v", s, got, want)
-				}
-				if s.cost != "real" {
-					checkBestPerLoss(t, m, i, w, score, loss)
-				}
-				checkPositionViolators(t, m, i, w, score)
 			}
 		}
+		// Loss-augmented decoding.
+		want, _ := bruteforce.Best(s.n, s.k, func(y []int) float64 { return score(y) + loss(y) }, nil)
+		got := m.LossAugmented(i, w, 1)
+		if v := score(got) + loss(got); math.Abs(v-want.Score) > 1e-9 {
+			t.Fatalf("%+v: LossAugmented value %v, want %v", s, v, want.Score)
+		}
+		// Best labeling other than the truth.
+		want, ok := bruteforce.Best(s.n, s.k, func(y []int) float64 { return score(y) + 0.5*loss(y) },
+			func(y []int) bool { return !slices.Equal(y, x.Labels) })
+		got, gotOK := m.BestExcluding(i, w, 0.5)
+		if ok != gotOK || ok && (slices.Equal(got, x.Labels) || math.Abs(score(got)+0.5*loss(got)-want.Score) > 1e-9) {
+			t.Fatalf("%+v: BestExcluding = %v, want %v", s, got, want)
+		}
+		if s.cost != "real" {
+			checkBestPerLoss(t, m, i, w, score, loss)
+		}
+		checkPositionViolators(t, m, i, w, score)
 	}
 }
 
@@ -247,6 +350,10 @@ func TestNewRejectsBadInput(t *testing.T) {
 		{"label out of range", good, 1, decoders.Cost{}},
 		{"length mismatch", []Instance{{Attrs: [][]int32{{0}, {0}}, Labels: []int{0}}}, 2, decoders.Cost{}},
 		{"cost for other K", good, 2, decoders.Hamming(3)},
+		{"values for other tokens", []Instance{{Attrs: [][]int32{{0}}, Values: [][]float64{{1}, {1}}, Labels: []int{0}}}, 2, decoders.Cost{}},
+		{"values for other attributes", []Instance{{Attrs: [][]int32{{0}}, Values: [][]float64{{1, 2}}, Labels: []int{0}}}, 2, decoders.Cost{}},
+		{"infinite value", []Instance{{Attrs: [][]int32{{0}}, Values: [][]float64{{math.Inf(1)}}, Labels: []int{0}}}, 2, decoders.Cost{}},
+		{"NaN value", []Instance{{Attrs: [][]int32{{0}}, Values: [][]float64{{math.NaN()}}, Labels: []int{0}}}, 2, decoders.Cost{}},
 	}
 	for _, tt := range tests {
 		if _, err := New(tt.data, 1, tt.k, true, tt.cost); err == nil {
