@@ -79,12 +79,7 @@ func buildCurveFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure
 		p.X.Label.Text = "training CPU time (s, log scale)"
 	}
 	p.Y.Label.Text = q.label
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(10)
-	grid := plotter.NewGrid()
-	grid.Vertical.Color = color.Gray{Y: 0xdd}
-	grid.Horizontal.Color = color.Gray{Y: 0xdd}
-	p.Add(grid)
+	addLegendAndGrid(p)
 	// Bands first, so that no band covers another trainer's line.
 	for i := range ss {
 		if err := ss[i].build(); err != nil {

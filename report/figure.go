@@ -190,12 +190,7 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 		p.X.Label.Text = "dataset"
 	}
 	p.Y.Label.Text = f.yLabel(q)
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(10)
-	grid := plotter.NewGrid()
-	grid.Vertical.Color = color.Gray{Y: 0xdd}
-	grid.Horizontal.Color = color.Gray{Y: 0xdd}
-	p.Add(grid)
+	addLegendAndGrid(p)
 	dodge(ss, f.X == XBeta)
 	for i := range ss {
 		s := &ss[i]
@@ -717,4 +712,15 @@ func newFigureCanvas(ext string) vg.CanvasWriterTo {
 		return newPDFCanvas(FigureWidth, FigureHeight)
 	}
 	panic("report: no canvas for format " + ext) // figureFormats and this switch disagree
+}
+
+// addLegendAndGrid gives a figure the house style every figure shares: the
+// legend at the top, in 10 pt, over a light grey grid.
+func addLegendAndGrid(p *plot.Plot) {
+	p.Legend.Top = true
+	p.Legend.TextStyle.Font.Size = vg.Points(10)
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = color.Gray{Y: 0xdd}
+	grid.Horizontal.Color = color.Gray{Y: 0xdd}
+	p.Add(grid)
 }
