@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"time"
 
@@ -18,8 +19,21 @@ Trains and evaluates every unit CONFIG.yaml declares and writes runs.jsonl,
 the tables, figures and index.html into the output directory. Finished units
 are cached there: after an interruption, the same command resumes.
 
+--executor process runs each unit in its own child process ('repro unit'
+on OUT/plan.jsonl, which it writes; each child's output goes to
+OUT/logs/KEY.log): a unit that crashes or is killed for its memory fails
+alone, and its memory returns to the system when it ends. Results are the
+same as with --executor local, which runs units on goroutines of this
+process. $REPRO_UNIT_EXE, if set, is run instead of this executable with
+the 'unit' arguments (a wrapper that, say, limits each child's memory and
+then execs repro).
+
 Flags:
 `
+
+// unitExeEnv names a wrapper --executor process runs instead of this
+// executable: a place for per-unit limits, and how tests make a child fail.
+const unitExeEnv = "REPRO_UNIT_EXE"
 
 func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
@@ -29,6 +43,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	force := fs.Bool("force", false, "recompute units even if their results are cached")
 	refreshStale := fs.Bool("refresh-stale", false, "recompute only the cached units that another code version computed")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	executor := fs.String("executor", "local", "where units run: local (goroutines of this process) or process (one child process per unit)")
 	lockAge := fs.Duration("lock-age", experiments.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
 	args, help, err := parseFlags(fs, args, runUsage, stdout)
 	if help || err != nil {
@@ -39,6 +54,9 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *lockAge <= 0 {
 		return usagef("--lock-age must be positive, got %s", *lockAge)
+	}
+	if *executor != "local" && *executor != "process" {
+		return usagef("--executor must be local or process, got %q", *executor)
 	}
 	if *workers < 1 {
 		return usagef("--workers must be at least 1, got %d", *workers)
@@ -57,6 +75,9 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *quiet {
 		opt.Progress = nil
+	}
+	if *executor == "process" {
+		opt.Executor = &experiments.ProcessExecutor{Workers: *workers, Config: cfg, Options: opt, Exe: os.Getenv(unitExeEnv)}
 	}
 	res, err := experiments.Run(ctx, cfg, opt)
 	if res != nil {

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/maxmargin/repro/experiments"
+)
+
+// repro run --executor process gives the results and tables of
+// --executor local, each unit in its own `repro unit` process with its log
+// in OUT/logs. A child that fails (a wrapper around the binary, run as
+// $REPRO_UNIT_EXE, fails unit 0) fails its unit alone: the error names its log, the run exits non-zero
+// and writes partial/, and the test unit whose validation unit failed runs
+// in the parent, choosing C among the rest as a local run would.
+func TestProcessExecutor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "repro")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cfg := filepath.Join(dir, "units.yaml")
+	if err := os.WriteFile(cfg, []byte(unitConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ref, out := filepath.Join(dir, "local"), filepath.Join(dir, "process")
+	if b, err := exec.Command(bin, "run", "--quiet", "--workers", "2", "--out", ref, cfg).CombinedOutput(); err != nil {
+		t.Fatalf("local run: %v\n%s", err, b)
+	}
+	b, err := exec.Command(bin, "run", "--executor", "process", "--workers", "2", "--out", out, cfg).CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "12 units computed, 0 from cache") {
+		t.Fatalf("process run: %v\n%s", err, b)
+	}
+	if a, b := resultsOf(t, ref), resultsOf(t, out); !bytes.Equal(a, b) {
+		t.Errorf("results differ from a local run's:\n%s\n%s", a, b)
+	}
+	for _, f := range []string{"table.txt", "table.md", "table.tex"} { // table.csv has times in every row
+		a, errA := os.ReadFile(filepath.Join(ref, f))
+		b, errB := os.ReadFile(filepath.Join(out, f))
+		// The training-cost tables hold times and memory: not compared.
+		a, _, _ = bytes.Cut(a, []byte("Training cost"))
+		b, _, _ = bytes.Cut(b, []byte("Training cost"))
+		if errA != nil || errB != nil || len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s differs from a local run's (%v, %v):\n%s\n%s", f, errA, errB, a, b)
+		}
+	}
+	if logs, _ := filepath.Glob(filepath.Join(out, experiments.LogDir, "*.log")); len(logs) != 12 {
+		t.Errorf("%d child logs, want one per unit (12)", len(logs))
+	}
+
+	// args: unit --plan FILE --index N ...
+	wrapper := filepath.Join(dir, "failing-repro")
+	script := "#!/bin/sh\nif [ \"$5\" = 0 ]; then echo 'fatal error: runtime: out of memory' >&2; exit 2; fi\nexec " + bin + " \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	failing := filepath.Join(dir, "failing")
+	cmd := exec.Command(bin, "run", "--executor", "process", "--workers", "2", "--out", failing, cfg)
+	cmd.Env = append(os.Environ(), unitExeEnv+"="+wrapper)
+	b, err = cmd.CombinedOutput()
+	log := string(b)
+	if err == nil || cmd.ProcessState.ExitCode() != 1 {
+		t.Fatalf("run with a failing child: %v, want exit status 1\n%s", err, log)
+	}
+	if !strings.Contains(log, "repro unit --index 0 failed (exit status 2): fatal error: runtime: out of memory; its log: "+filepath.Join(failing, experiments.LogDir)) {
+		t.Errorf("the error does not name the child's failure and log:\n%s", log)
+	}
+	if _, err := os.Stat(filepath.Join(failing, experiments.PartialDir, "PARTIAL.txt")); err != nil {
+		t.Errorf("no partial outputs: %v\n%s", err, log)
+	}
+	if runs := countLines(t, filepath.Join(failing, experiments.PartialDir, "runs.jsonl")); runs != 4 {
+		t.Errorf("partial/runs.jsonl has %d runs, want all 4 (unit 0's group chose among its other C)", runs)
+	}
+}
