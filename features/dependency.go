@@ -61,19 +61,27 @@ func NewDependency(words, tags, coarse []string) *Dependency {
 	return f
 }
 
+// FNV-1a (64 bits) parameters of the feature hashes.
+const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
+
 // hash mixes the parts of one feature deterministically (FNV-1a, 64 bits),
 // independent of the process.
 func hash(parts ...string) uint64 {
-	const offset, prime = 14695981039346656037, 1099511628211
-	h := uint64(offset)
+	h := uint64(fnvOffset)
 	for _, p := range parts {
-		for i := 0; i < len(p); i++ {
-			h ^= uint64(p[i])
-			h *= prime
-		}
-		h ^= 0xff // part separator
-		h *= prime
+		h = mix(h, p)
 	}
+	return h
+}
+
+// mix continues hash h with one more part: hash(a, b) == mix(hash(a), b).
+func mix(h uint64, p string) uint64 {
+	for i := 0; i < len(p); i++ {
+		h ^= uint64(p[i])
+		h *= fnvPrime
+	}
+	h ^= 0xff // part separator
+	h *= fnvPrime
 	return h
 }
 
@@ -100,8 +108,9 @@ func (f *Dependency) Arc(h, d int, emit func(uint64)) {
 	}
 	dd := dir + distance(hi-lo)
 	both := func(parts ...string) {
-		emit(hash(parts...))
-		emit(hash(append(parts, dd)...))
+		h := hash(parts...)
+		emit(h)
+		emit(mix(h, dd)) // hash(parts..., dd), without hashing parts again
 	}
 	hw, dw := f.words[h], f.words[d]
 	both("hw", hw)

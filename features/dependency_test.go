@@ -1,6 +1,7 @@
 package features
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -120,6 +121,44 @@ func TestDependencyCoarseTags(t *testing.T) {
 		sf, sc := shared(f, arcHashes(plural, tc.h, tc.d)), shared(c, arcHashes(coarsePlural, tc.h, tc.d))
 		if sc-sf != 2*(7+3+4+tc.between) {
 			t.Errorf("%d→%d: singular and plural share %d features on fine tags and %d with coarse ones, want %d more", tc.h, tc.d, sf, sc, 2*(7+3+4+tc.between))
+		}
+	}
+}
+
+// BenchmarkEncodeArcs encodes every arc of a 30-word sentence with fine
+// and coarse tags through an index of all its arcs' features: the work a
+// parsing unit does per sentence, (n+1)·n arcs each.
+func BenchmarkEncodeArcs(b *testing.B) {
+	const n = 30
+	words, tags, coarse := make([]string, n), make([]string, n), make([]string, n)
+	for i := range n {
+		words[i] = fmt.Sprintf("word%d", i%11)
+		tags[i] = fmt.Sprintf("NN|F%d", i%5)
+		coarse[i] = fmt.Sprintf("C%d", i%3)
+	}
+	f := NewDependency(words, tags, coarse)
+	var x HashIndex
+	for h := 0; h <= n; h++ {
+		for d := 1; d <= n; d++ {
+			if h != d {
+				f.Arc(h, d, func(v uint64) { x.Add(v) })
+			}
+		}
+	}
+	for b.Loop() {
+		f.EncodeArcs(&x)
+	}
+}
+
+// mix extends a hash by one part exactly as hashing the longer list would,
+// so emitting a template with and without the arc's direction hashes its
+// parts once.
+func TestMixExtendsHash(t *testing.T) {
+	for _, parts := range [][]string{{}, {"hw"}, {"hw.hp", "word", "NN"}, {"", "c:hp", "ä"}} {
+		for _, extra := range []string{"R1", "L>10", ""} {
+			if got, want := mix(hash(parts...), extra), hash(append(slices.Clone(parts), extra)...); got != want {
+				t.Errorf("mix(hash(%q), %q) = %x, want %x", parts, extra, got, want)
+			}
 		}
 	}
 }
