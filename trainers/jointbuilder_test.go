@@ -43,13 +43,16 @@ func TestJointBuilderSumsInIndexOrder(t *testing.T) {
 					k.A.AddTo(want, 1)
 					wantB += k.B
 				}
-				picks[i] = append(picks[i], pick{k, v})
+				pv := new(packedVec)
+				packVec(pv, k.A)
+				picks[i] = append(picks[i], pick{k.Group, pv, k.B, v})
 			}
 		}
 		j := newJointBuilder(dim)
 		for range 2 { // a second sum starts from a clean builder
 			j.sum(picks)
-			a, b := j.constraint()
+			packed, b := j.constraint()
+			a := packed.Unpack()
 			if b != wantB || !slices.IsSorted(a.Idx) {
 				t.Fatalf("%s: b = %v (want %v), indices sorted %v", tc.name, b, wantB, slices.IsSorted(a.Idx))
 			}

@@ -240,14 +240,60 @@ func (o *oneSlackRun) raise(ctx context.Context, found []float64) error {
 // instanceCache is a ring of the constraints an instance's last cacheSize
 // oracle calls proposed.
 type instanceCache struct {
-	batches [cacheSize][]structpred.Constraint
+	batches [cacheSize]cachedBatch
 	next    int
 }
 
-// push stores a copy of one oracle answer, evicting the oldest.
+// cachedBatch is one oracle answer as the cache keeps it: its distinct
+// directions packed (PosLearn's positions often share one), and per
+// constraint its group, direction and margin.
+type cachedBatch struct {
+	vecs []packedVec
+	cons []cachedConstraint
+	// byData maps a proposal's index slice (its first element's address) to
+	// its packed direction while the batch is built; nil between pushes.
+	byData map[*int32]int32
+}
+
+type cachedConstraint struct {
+	group int
+	vec   int32 // index in the batch's vecs
+	b     float64
+}
+
+// push stores one oracle answer, evicting the oldest; directions the
+// proposals share are packed once.
 func (c *instanceCache) push(props []structpred.Constraint) {
-	c.batches[c.next] = append(c.batches[c.next][:0], props...)
+	bt := &c.batches[c.next]
 	c.next = (c.next + 1) % cacheSize
+	bt.cons = bt.cons[:0]
+	nvec := 0
+	for k := range props {
+		a := props[k].A
+		var key *int32
+		if len(a.Idx) > 0 {
+			key = &a.Idx[0]
+			if v, ok := bt.byData[key]; ok {
+				bt.cons = append(bt.cons, cachedConstraint{props[k].Group, v, props[k].B})
+				continue
+			}
+		}
+		if nvec == len(bt.vecs) {
+			bt.vecs = append(bt.vecs, packedVec{})
+		}
+		packVec(&bt.vecs[nvec], a)
+		if key != nil {
+			if bt.byData == nil {
+				bt.byData = make(map[*int32]int32)
+			}
+			bt.byData[key] = int32(nvec)
+		}
+		bt.cons = append(bt.cons, cachedConstraint{props[k].Group, int32(nvec), props[k].B})
+		nvec++
+	}
+	clear(bt.byData) // the keys pin the proposals' memory
+	clear(bt.vecs[nvec:])
+	bt.vecs = bt.vecs[:nvec]
 }
 
 // slack returns max(0, the largest violation at w of a cached constraint of
@@ -255,13 +301,14 @@ func (c *instanceCache) push(props []structpred.Constraint) {
 // proposals violated no more than this must not rely on one about to go.
 func (c *instanceCache) slack(g int, w []float64) float64 {
 	xi := 0.0
-	for b, batch := range c.batches {
+	for b := range c.batches {
 		if b == c.next {
 			continue
 		}
-		for k := range batch {
-			if batch[k].Group == g {
-				xi = math.Max(xi, batch[k].Violation(w))
+		bt := &c.batches[b]
+		for _, k := range bt.cons {
+			if k.group == g {
+				xi = math.Max(xi, k.b-bt.vecs[k.vec].Dot(w))
 			}
 		}
 	}
@@ -271,24 +318,40 @@ func (c *instanceCache) slack(g int, w []float64) float64 {
 // raise lifts found[g] to the largest violation at w of a cached constraint
 // of group g.
 func (c *instanceCache) raise(found []float64, w []float64) {
-	for _, batch := range c.batches {
-		for k := range batch {
-			found[batch[k].Group] = math.Max(found[batch[k].Group], batch[k].Violation(w))
+	var dots []float64
+	for b := range c.batches {
+		bt := &c.batches[b]
+		dots = bt.dots(w, dots)
+		for _, k := range bt.cons {
+			found[k.group] = math.Max(found[k.group], k.b-dots[k.vec])
 		}
 	}
+}
+
+// dots returns the dot product of each of the batch's directions with w,
+// in dst's storage.
+func (bt *cachedBatch) dots(w []float64, dst []float64) []float64 {
+	dst = dst[:0]
+	for v := range bt.vecs {
+		dst = append(dst, bt.vecs[v].Dot(w))
+	}
+	return dst
 }
 
 // pick is one group's most violated cached constraint at w and its
 // violation b − w·a there.
 type pick struct {
-	k *structpred.Constraint
-	v float64
+	group int
+	a     *packedVec
+	b     float64
+	v     float64
 }
 
 // picker finds, for every group of one instance's cache, its most violated
-// constraint at w. Each goroutine has its own: slot is scratch.
+// constraint at w. Each goroutine has its own: slot and dots are scratch.
 type picker struct {
 	slot []int32 // per group: 1 + the index of its pick in the picks being built; 0 if none yet
+	dots []float64
 }
 
 func newPicker(groups int) picker { return picker{slot: make([]int32, groups)} }
@@ -300,22 +363,23 @@ func (p *picker) groups() int { return len(p.slot) }
 // nothing but w and the cache).
 func (p *picker) best(c *instanceCache, w []float64, dst []pick) []pick {
 	for b := range c.batches {
-		batch := c.batches[(c.next+b)%cacheSize] // oldest first
-		for k := range batch {
-			g, v := batch[k].Group, batch[k].Violation(w)
+		bt := &c.batches[(c.next+b)%cacheSize] // oldest first
+		p.dots = bt.dots(w, p.dots)
+		for _, k := range bt.cons {
+			g, v := k.group, k.b-p.dots[k.vec]
 			switch s := p.slot[g]; {
 			case s == 0:
-				dst = append(dst, pick{&batch[k], v})
+				dst = append(dst, pick{g, &bt.vecs[k.vec], k.b, v})
 				p.slot[g] = int32(len(dst))
 			case !(v <= dst[s-1].v):
-				dst[s-1] = pick{&batch[k], v}
+				dst[s-1] = pick{g, &bt.vecs[k.vec], k.b, v}
 			}
 		}
 	}
 	for _, q := range dst {
-		p.slot[q.k.Group] = 0
+		p.slot[q.group] = 0
 	}
-	slices.SortFunc(dst, func(a, b pick) int { return a.k.Group - b.k.Group })
+	slices.SortFunc(dst, func(a, b pick) int { return a.group - b.group })
 	return dst
 }
 
@@ -350,29 +414,46 @@ func (j *jointBuilder) sum(picks [][]pick) {
 			if !(q.v > 0) {
 				continue
 			}
-			for p, i := range q.k.A.Idx {
-				if !j.mark[i] {
-					j.mark[i] = true
-					j.touched = append(j.touched, i)
-				}
-				j.acc[i] += q.k.A.Val[p]
-			}
-			j.b += q.k.B
+			j.add(q.a)
+			j.b += q.b
 			j.violation += q.v
 		}
 	}
 }
 
-// constraint returns the joint constraint built since the last reset.
-func (j *jointBuilder) constraint() (structpred.SparseVec, float64) {
-	j.sortTouched()
-	a := structpred.SparseVec{Idx: make([]int32, 0, len(j.touched)), Val: make([]float64, 0, len(j.touched))}
-	for _, i := range j.touched {
-		if v := j.acc[i]; v != 0 {
-			a.Idx = append(a.Idx, i)
-			a.Val = append(a.Val, v)
-		}
+// add adds a to the sum, marking the indices it touches for the first time.
+func (j *jointBuilder) add(a *packedVec) {
+	switch {
+	case a.i8 != nil:
+		addMarked(j, a.gaps, a.i8)
+	case a.i16 != nil:
+		addMarked(j, a.gaps, a.i16)
+	case a.f32 != nil:
+		addMarked(j, a.gaps, a.f32)
+	default:
+		addMarked(j, a.gaps, a.f64)
 	}
+}
+
+func addMarked[T packedValue](j *jointBuilder, gaps []uint16, vals []T) {
+	i, pos := int32(0), 0
+	for _, x := range vals {
+		var g int32
+		g, pos = nextGap(gaps, pos)
+		i += g
+		if !j.mark[i] {
+			j.mark[i] = true
+			j.touched = append(j.touched, i)
+		}
+		j.acc[i] += float64(x)
+	}
+}
+
+// constraint returns the joint constraint built since the last reset.
+func (j *jointBuilder) constraint() (packedVec, float64) {
+	j.sortTouched()
+	var a packedVec
+	packDense(&a, j.acc, j.touched)
 	return a, j.b
 }
 

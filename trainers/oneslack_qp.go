@@ -3,8 +3,6 @@ package trainers
 import (
 	"context"
 	"math"
-
-	"github.com/maxmargin/repro/structpred"
 )
 
 // jointQP is the one-slack working set: joint constraints w·a_k ≥ b_k − ξ
@@ -20,7 +18,7 @@ import (
 type jointQP struct {
 	c       float64
 	w       []float64
-	a       []structpred.SparseVec
+	a       []packedVec
 	b       []float64
 	alpha   []float64
 	gram    [][]float64
@@ -36,7 +34,7 @@ func newJointQP(dim int, c float64) *jointQP {
 
 // add appends a joint constraint with α = 0 (w does not move); dense is a
 // as a dense vector, which turns each Gram entry into one sparse-dense dot.
-func (q *jointQP) add(a structpred.SparseVec, b float64, dense []float64) {
+func (q *jointQP) add(a packedVec, b float64, dense []float64) {
 	row := make([]float64, len(q.a)+1)
 	for k := range q.a {
 		row[k] = q.a[k].Dot(dense)

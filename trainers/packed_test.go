@@ -1,0 +1,161 @@
+package trainers
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/maxmargin/repro/structpred"
+)
+
+func TestKindOf(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		x    float64
+		want valueKind
+	}{
+		{0, kindInt8},
+		{-3, kindInt8},
+		{127, kindInt8},
+		{-128, kindInt8},
+		{128, kindInt16},
+		{-32768, kindInt16},
+		{40000, kindFloat32},
+		{0.5, kindFloat32},
+		{math.Inf(-1), kindFloat32},
+		{math.Copysign(0, -1), kindFloat32}, // an integer would lose the sign
+		{0.1, kindFloat64},
+		{1 << 40, kindFloat32},
+		{1<<40 + 1, kindFloat64},
+		{math.NaN(), kindFloat64},
+	} {
+		if got := kindOf(tc.x); got != tc.want {
+			t.Errorf("kindOf(%v) = %v, want %v", tc.x, got, tc.want)
+		}
+	}
+}
+
+// A packed vector gives the SparseVec's entries back, and its Dot, AddTo and
+// SquaredNorm are bit-identical to the SparseVec's, for every value kind and
+// for index gaps below and above a uint16's range; one packedVec is reused across
+// kinds, as a cache slot is.
+func TestPackedVecMatchesSparseVec(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	const dim = 1 << 29
+	w := func(i int32) float64 { return math.Sin(float64(i)) * 1e3 }
+	values := map[string]func() float64{
+		"int8":    func() float64 { return float64(rng.IntN(255) - 127) },
+		"int16":   func() float64 { return float64(rng.IntN(60000) - 30000) },
+		"float32": func() float64 { return float64(float32(rng.NormFloat64())) },
+		"float64": func() float64 { return rng.NormFloat64() },
+		"mixed": func() float64 {
+			if rng.IntN(50) == 0 {
+				return 0.3
+			}
+			return 1
+		},
+	}
+	var p packedVec
+	for _, name := range []string{"int8", "float64", "int16", "mixed", "float32", "int8"} {
+		for _, maxGap := range []int{1, 127, 128, 1 << 14, 1 << 21, 1 << 28} {
+			n := rng.IntN(40)
+			v := structpred.SparseVec{}
+			i := int32(rng.IntN(maxGap))
+			for range n {
+				if int(i) >= dim {
+					break
+				}
+				v.Idx = append(v.Idx, i)
+				v.Val = append(v.Val, values[name]())
+				i += int32(1 + rng.IntN(maxGap))
+			}
+			packVec(&p, v)
+			got := p.Unpack()
+			if !slices.Equal(got.Idx, v.Idx) || !slices.Equal(got.Val, v.Val) || p.Len() != v.Len() {
+				t.Fatalf("%s, gaps < %d: unpacked %v, want %v", name, maxGap, got, v)
+			}
+			// Dense vectors as long as the largest index needs.
+			size := 1
+			if len(v.Idx) > 0 {
+				size = int(v.Idx[len(v.Idx)-1]) + 1
+			}
+			if size > 1<<22 {
+				continue // Dot and AddTo are checked on the smaller gaps
+			}
+			dense := make([]float64, size)
+			for k := range dense {
+				dense[k] = w(int32(k))
+			}
+			if a, b := p.Dot(dense), v.Dot(dense); math.Float64bits(a) != math.Float64bits(b) {
+				t.Errorf("%s, gaps < %d: Dot %v, SparseVec's %v", name, maxGap, a, b)
+			}
+			if a, b := p.SquaredNorm(), v.SquaredNorm(); math.Float64bits(a) != math.Float64bits(b) {
+				t.Errorf("%s, gaps < %d: SquaredNorm %v, SparseVec's %v", name, maxGap, a, b)
+			}
+			d1, d2 := slices.Clone(dense), slices.Clone(dense)
+			p.AddTo(d1, -0.7)
+			v.AddTo(d2, -0.7)
+			if !slices.Equal(d1, d2) {
+				t.Errorf("%s, gaps < %d: AddTo differs from SparseVec's", name, maxGap)
+			}
+		}
+	}
+}
+
+// Small integers, the usual feature differences, take three bytes an entry
+// instead of a SparseVec's twelve.
+func TestPackedVecIsCompact(t *testing.T) {
+	t.Parallel()
+	v := structpred.SparseVec{}
+	for i := range 10000 {
+		v.Idx = append(v.Idx, int32(3*i))
+		v.Val = append(v.Val, float64(i%5-2))
+	}
+	var p packedVec
+	packVec(&p, v)
+	if got := p.Bytes(); got > 3*v.Len() {
+		t.Errorf("packed %d entries into %d bytes, want at most %d", v.Len(), got, 3*v.Len())
+	}
+}
+
+// Proposals that share one direction (PosLearn's positions with the same
+// violator) are packed once, and the cache's picks and slacks are those of
+// the unpacked constraints.
+func TestInstanceCacheSharesDirections(t *testing.T) {
+	t.Parallel()
+	shared := structpred.SparseVec{Idx: []int32{0, 2}, Val: []float64{1, -1}}
+	own := structpred.SparseVec{Idx: []int32{1}, Val: []float64{2}}
+	props := []structpred.Constraint{
+		{Group: 0, A: shared, B: 1},
+		{Group: 1, A: own, B: 1},
+		{Group: 2, A: shared, B: 1},
+		{Group: 3, B: 0.5}, // empty direction
+	}
+	var c instanceCache
+	c.push(props)
+	bt := &c.batches[0]
+	if len(bt.vecs) != 3 || bt.cons[0].vec != bt.cons[2].vec {
+		t.Fatalf("batch holds %d directions (want 3: shared, own, empty), constraints %+v", len(bt.vecs), bt.cons)
+	}
+	w := []float64{0.25, 0.5, -0.5}
+	p := newPicker(4)
+	picks := p.best(&c, w, nil)
+	if len(picks) != 4 {
+		t.Fatalf("%d picks, want 4", len(picks))
+	}
+	for g, q := range picks {
+		want := props[g].Violation(w)
+		if q.group != g || q.v != want || q.b != props[g].B {
+			t.Errorf("group %d: pick %+v, want violation %v", g, q, want)
+		}
+	}
+	found := make([]float64, 4)
+	c.raise(found, w)
+	for g := range found {
+		if want := math.Max(0, props[g].Violation(w)); found[g] != want {
+			t.Errorf("raise: group %d %v, want %v", g, found[g], want)
+		}
+	}
+}
