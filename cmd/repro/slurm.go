@@ -229,6 +229,7 @@ func slurmSubmit(ctx context.Context, cfg *experiments.Config, opt experiments.O
 				name = fmt.Sprintf("%s-%d", stage, c.Offset)
 			}
 			a := arrayFor(cfg, s, stage, c, planPath, filepath.Join(sdir, "logs", name+"-%A_%a.out"), after)
+			a.CPUs = cpusFor(plan, c)
 			script := filepath.Join(sdir, name+".sbatch")
 			text := a.Script()
 			if s.dryRun {
@@ -314,10 +315,21 @@ func arrayFor(cfg *experiments.Config, s slurmSettings, stage string, c slurm.Ch
 			"Each task runs the unit of " + planPath + " whose index is " + index + ".",
 		},
 		Chunk: c, MaxParallel: s.maxParallel, Output: output,
-		Partition: s.partition, Time: s.time, Mem: s.mem, CPUs: 1, // a unit trains on one core
+		Partition: s.partition, Time: s.time, Mem: s.mem, CPUs: 1,
 		AfterOK: after,
 		Command: []string{s.repro, "unit", "--plan", planPath, "--index", slurm.TaskVar, "--data", s.data},
 	}
+}
+
+// cpusFor is the CPUs each task of chunk c asks for: the largest threads
+// of its plan units (a unit trains on one core unless its trainer's
+// threads param says more; one array has one size for all its tasks).
+func cpusFor(plan []experiments.PlannedUnit, c slurm.Chunk) int {
+	cpus := 1
+	for _, id := range c.IDs {
+		cpus = max(cpus, plan[id+c.Offset].Threads)
+	}
+	return cpus
 }
 
 // listFailed lists the units that earlier submissions ran but that are not
