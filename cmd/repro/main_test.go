@@ -205,3 +205,19 @@ func TestDescribeSize(t *testing.T) {
 		t.Errorf("got %q, want %q and a suggestion of 1 worker", buf.String(), want)
 	}
 }
+
+// Treebanks and corpora a config declares itself have no size before they
+// load: the estimate says so instead of guessing Cora's.
+func TestDescribeSizeUnknownData(t *testing.T) {
+	t.Parallel()
+	cfg, err := experiments.LoadConfig("../../configs/parsing.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	describeSize(&buf, cfg, 2)
+	want := "(estimated memory: not estimated for swedish, danish-substitute-dev-as-train, dutch-substitute-dev-as-train, whose size is known only once it loads)"
+	if !strings.Contains(buf.String(), want) || strings.Contains(buf.String(), "MiB") {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+}

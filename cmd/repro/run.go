@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/maxmargin/repro/datasets"
@@ -95,13 +96,25 @@ func describeSize(w io.Writer, cfg *experiments.Config, workers int) {
 	if e.MinTime >= time.Minute { // the bound is one pass per unit: only telling for huge runs
 		cpu = fmt.Sprintf(", at least %s of CPU time", e.MinTime.Round(time.Minute))
 	}
-	fmt.Fprintf(w, "repro: %s: %d units (estimated memory: up to %s per unit%s)\n",
-		cfg.File(), e.Units, formatMiB(e.UnitBytes), cpu)
+	fmt.Fprintf(w, "repro: %s: %d units (estimated memory: %s%s)\n", cfg.File(), e.Units, unitMemory(e), cpu)
 	limit, source := experiments.MemoryLimit()
 	if need := e.DataBytes + float64(min(workers, e.Units))*e.UnitBytes; need > float64(limit) {
 		fmt.Fprintf(w, "repro: warning: %d workers may need up to %s together, over the %s limit of %s; consider --workers %d\n",
 			workers, formatMiB(need), source, formatMiB(float64(limit)), max(1, int((float64(limit)-e.DataBytes)/e.UnitBytes)))
 	}
+}
+
+// unitMemory describes the estimate of one unit's memory, and which
+// datasets it cannot cover.
+func unitMemory(e experiments.Estimate) string {
+	var parts []string
+	if e.UnitBytes > 0 {
+		parts = append(parts, "up to "+formatMiB(e.UnitBytes)+" per unit")
+	}
+	if len(e.Unestimated) > 0 {
+		parts = append(parts, "not estimated for "+strings.Join(e.Unestimated, ", ")+", whose size is known only once it loads")
+	}
+	return strings.Join(parts, "; ")
 }
 
 func formatMiB(b float64) string {

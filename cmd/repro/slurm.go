@@ -194,8 +194,9 @@ func slurmSubmit(ctx context.Context, cfg *experiments.Config, opt experiments.O
 		return nil
 	}
 	e := cfg.Estimate()
-	fmt.Fprintf(stderr, "repro: %s: %d of %d units to submit (%d validation, %d test); estimated memory per unit: %s (%s)\n",
-		cfg.File(), n, len(plan), len(missing["validate"]), len(missing["test"]), formatMiB(e.DataBytes+e.UnitBytes), memNote(s.mem))
+	e.UnitBytes += e.DataBytes // a task loads the data itself
+	fmt.Fprintf(stderr, "repro: %s: %d of %d units to submit (%d validation, %d test); estimated memory: %s (%s)\n",
+		cfg.File(), n, len(plan), len(missing["validate"]), len(missing["test"]), unitMemory(e), memNote(s.mem))
 
 	sdir, err := filepath.Abs(filepath.Join(opt.OutDir, slurmDir))
 	if err != nil {
