@@ -60,6 +60,7 @@ func (s *approxSlackSeparator[Y]) fork() (Separator, error) {
 func (s *approxSlackSeparator[Y]) Exact() bool { return false }
 
 func (s *approxSlackSeparator[Y]) Separate(i int, w []float64, slack func(int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error) {
+	defer pinScores(s.m, i, w)()
 	xi := slack(i)
 	sTruth := s.m.Score(i, w, s.m.Truth(i))
 	// L_ε (smallest nonzero loss) and L_max of section 3.1, from the model

@@ -94,3 +94,24 @@ type LogLinear[Y any] interface {
 type SlackLogLinear[Y any] interface {
 	SlackLogLoss(i int, w []float64, beta, lossScale float64, grad []float64) (float64, error)
 }
+
+// ScorePinner is an optional speed-up: PinScores(i, w) computes instance
+// i's scores at w once and keeps them for the model's next calls on i until
+// UnpinScores (or a call on another instance), so that an oracle which
+// decodes and scores one instance many times at one w (ApproxSlack's λ
+// search) does not recompute them each time. Results must not change.
+type ScorePinner interface {
+	PinScores(i int, w []float64)
+	UnpinScores()
+}
+
+// pinScores pins instance i's scores at w if m can, and returns what ends
+// it.
+func pinScores(m any, i int, w []float64) (unpin func()) {
+	p, ok := m.(ScorePinner)
+	if !ok {
+		return func() {}
+	}
+	p.PinScores(i, w)
+	return p.UnpinScores
+}

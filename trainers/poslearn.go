@@ -60,6 +60,7 @@ func (s *posLearnSeparator[Y]) fork() (Separator, error) {
 }
 
 func (s *posLearnSeparator[Y]) Separate(i int, w []float64, slack func(int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error) {
+	defer pinScores(s.m, i, w)()
 	truth := s.m.Score(i, w, s.m.Truth(i))
 	s.buf = s.d.PositionViolators(i, w, s.buf[:0])
 	s.shared.reset()

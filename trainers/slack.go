@@ -200,6 +200,7 @@ func (s *slackSeparator[Y]) fork() (Separator, error) {
 func (s *slackSeparator[Y]) Exact() bool { return s.criterion != CriterionSarawagiGupta }
 
 func (s *slackSeparator[Y]) Separate(i int, w []float64, slack func(int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error) {
+	defer pinScores(s.m, i, w)()
 	ys, scores, err := s.d.BestPerLoss(i, w)
 	if err != nil {
 		return dst, err

@@ -77,6 +77,9 @@ type scratch struct {
 	// LogLoss scratch: β-scaled transitions, one gradient row
 	transBuf, rowBuf []float64
 	acc              structpred.Accumulator
+	// pinned is 1 + the training instance whose scores chain holds at the
+	// w given to PinScores, 0 when none is pinned (see PinScores).
+	pinned int
 }
 
 // New returns a model over data with numAttrs attribute ids and k labels. A
@@ -147,6 +150,7 @@ func (m *Model) Loss(i int, y []int) float64 { return m.cost.Loss(m.data[i].Labe
 
 // scores fills the model's chain with the score tables of x under w.
 func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
+	m.pinned = 0 // the chain is about to hold other scores
 	n, k := len(x.Attrs), m.k
 	c := &m.chain
 	c.N, c.K = n, k
@@ -193,7 +197,30 @@ func (m *Model) Predict(x Instance, w []float64) []int {
 
 // Score returns s_i(y) = w·f(x_i, y).
 func (m *Model) Score(i int, w []float64, y []int) float64 {
-	return m.scores(m.data[i], w).Score(y)
+	return m.scoresAt(i, w).Score(y)
+}
+
+// PinScores computes training instance i's emission scores at w and keeps
+// them for the model's next calls on instance i, until UnpinScores or a
+// call on another instance: an oracle that decodes one instance many times
+// at one w (ApproxSlack's λ search: about 30 decodes and 30 scorings per
+// call) then computes them once. The caller must not change w meanwhile.
+// Results are bit-identical either way: the same scores are computed.
+func (m *Model) PinScores(i int, w []float64) {
+	m.scores(m.data[i], w)
+	m.pinned = i + 1
+}
+
+// UnpinScores ends PinScores.
+func (m *Model) UnpinScores() { m.pinned = 0 }
+
+// scoresAt returns training instance i's scores at w: the pinned ones if
+// i is pinned.
+func (m *Model) scoresAt(i int, w []float64) *decoders.Chain {
+	if m.pinned == i+1 {
+		return &m.chain
+	}
+	return m.scores(m.data[i], w)
 }
 
 // DeltaFeatures returns δf_i(y) = f(x_i, y_i) − f(x_i, y). Positions labelled
@@ -230,14 +257,14 @@ func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 // LossAugmented returns argmax_y s_i(y) + scale·L_i(y).
 func (m *Model) LossAugmented(i int, w []float64, scale float64) []int {
 	x := m.data[i]
-	return decoders.LossAugmented(m.scores(x, w), x.Labels, m.cost, scale, &m.ws).Labels
+	return decoders.LossAugmented(m.scoresAt(i, w), x.Labels, m.cost, scale, &m.ws).Labels
 }
 
 // BestExcluding returns argmax_{y≠y_i} s_i(y) + scale·L_i(y) from a top-2
 // decoder.
 func (m *Model) BestExcluding(i int, w []float64, scale float64) ([]int, bool) {
 	x := m.data[i]
-	s, ok := decoders.BestExcluding(m.scores(x, w), x.Labels, m.cost, scale, &m.ws)
+	s, ok := decoders.BestExcluding(m.scoresAt(i, w), x.Labels, m.cost, scale, &m.ws)
 	return s.Labels, ok
 }
 
@@ -254,7 +281,7 @@ func (m *Model) CanCountLoss() error {
 // score (−Inf where no labeling has that loss).
 func (m *Model) BestPerLoss(i int, w []float64) ([][]int, []float64, error) {
 	x := m.data[i]
-	best, err := decoders.LossCount(m.scores(x, w), x.Labels, m.cost, &m.ws)
+	best, err := decoders.LossCount(m.scoresAt(i, w), x.Labels, m.cost, &m.ws)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -280,7 +307,7 @@ func (m *Model) Positions(i int) int { return len(m.data[i].Labels) }
 // is not positive are omitted: they cannot be violated.
 func (m *Model) PositionViolators(i int, w []float64, dst []structpred.PositionViolator[[]int]) []structpred.PositionViolator[[]int] {
 	x, k := m.data[i], m.k
-	c := m.scores(x, w)
+	c := m.scoresAt(i, w)
 	truth := c.Score(x.Labels)
 	mm := decoders.ComputeMaxMarginals(c, &m.ws)
 	for t, g := range x.Labels {
