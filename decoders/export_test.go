@@ -23,3 +23,11 @@ func ScaledApplies(c *Chain) bool {
 	_, ok := scaledRangeOK(c.Unary, c.trans(ws), c.N, c.K, ws)
 	return c.N > 0 && ok
 }
+
+// KBestWith runs the k-best decoder on c with the one-scan 2-best lists
+// (m = 2 only) or the general merges.
+func KBestWith(c *Chain, m int, top2 bool) []Scored {
+	c.check()
+	ws := new(Workspace)
+	return kbestWith(c.N, c.K, m, c.Unary, c.trans(ws), ws, top2)
+}

@@ -46,6 +46,12 @@ func BestExcluding(c *Chain, truth []int, cost Cost, scale float64, ws *Workspac
 // suffix, and merging the K successor lists by (score, next label, rank)
 // keeps that order.
 func kbest(n, k, m int, unary, trans []float64, ws *Workspace) []Scored {
+	return kbestWith(n, k, m, unary, trans, ws, m == 2)
+}
+
+// kbestWith is kbest; top2 (for m = 2 only) builds each (t, y) list in one
+// scan of the successors instead of two merges, with the same result.
+func kbestWith(n, k, m int, unary, trans []float64, ws *Workspace, top2 bool) []Scored {
 	if m < 1 {
 		return nil
 	}
@@ -68,10 +74,14 @@ func kbest(n, k, m int, unary, trans []float64, ws *Workspace) []Scored {
 	for t := n - 2; t >= 0; t-- {
 		succ := (t + 1) * k
 		for y := range k {
-			clear(heads)
 			base := (t*k + y) * m
 			row := trans[y*k : (y+1)*k]
 			u := unary[t*k+y]
+			if top2 {
+				count[t*k+y] = listTop2(row, score[succ*2:(succ+k)*2], count[succ:succ+k], u, score[base:base+2], next[base:base+2], rank[base:base+2])
+				continue
+			}
+			clear(heads)
 			r := 0
 			for ; r < m; r++ {
 				y2, v := mergeHead(row, score, count[succ:succ+k], heads, succ, m)
@@ -122,6 +132,44 @@ func kbest(n, k, m int, unary, trans []float64, ws *Workspace) []Scored {
 		return slices.Compare(a.Labels, b.Labels)
 	})
 	return out
+}
+
+// listTop2 fills the 2-best list of one (t, y) for m = 2: the two best of
+// u + row[y'] + the successor lists' entries, which is what two mergeHead
+// calls choose, in one scan. succ holds the K successor lists (2 slots
+// each), count their lengths (at least 1). Among the rank-0 heads, it
+// keeps the best and the best of the others, each by mergeHead's rule
+// (largest value, lowest label on ties); the runner-up is then the better
+// of the second head and the best list's rank-1 entry. It returns the
+// list's length.
+func listTop2(row, succ []float64, count []int32, u float64, score []float64, next, rank []int32) int32 {
+	y1, v1, y2, v2 := -1, 0.0, -1, 0.0
+	for y, r := range row {
+		v := succ[2*y] + r
+		switch {
+		case y1 < 0 || v > v1:
+			y2, v2 = y1, v1
+			y1, v1 = y, v
+		case y2 < 0 || v > v2:
+			y2, v2 = y, v
+		}
+	}
+	score[0], next[0], rank[0] = u+v1, int32(y1), 0
+	if count[y1] > 1 {
+		// The best list's second entry competes with the other heads; on a
+		// tie the lower label wins, as in mergeHead.
+		if c := succ[2*y1+1] + row[y1]; y2 < 0 || c > v2 || (c == v2 && y1 < y2) {
+			y2, v2 = y1, c
+		}
+	}
+	if y2 < 0 {
+		return 1
+	}
+	score[1], next[1], rank[1] = u+v2, int32(y2), 0
+	if y2 == y1 {
+		rank[1] = 1
+	}
+	return 2
 }
 
 // mergeHead returns the label y whose current list head (at rank heads[y] of

@@ -2,6 +2,9 @@ package decoders_test
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -127,4 +130,40 @@ func TestBestExcluding(t *testing.T) {
 			}
 		}
 	})
+}
+
+// The one-scan 2-best lists give exactly the general merges' lists: the
+// same labelings in the same order with the same scores, on scores with
+// many ties (small integers), with -Inf entries, and on real scores.
+func TestKBestTop2MatchesMerges(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, tc := range []struct {
+		name  string
+		value func() float64
+	}{
+		{"ties", func() float64 { return float64(rng.IntN(3)) }},
+		{"-Inf", func() float64 {
+			if rng.IntN(4) == 0 {
+				return math.Inf(-1)
+			}
+			return float64(rng.IntN(2))
+		}},
+		{"real", rng.NormFloat64},
+	} {
+		for trial := range 300 {
+			n, k := 1+rng.IntN(6), 1+rng.IntN(4)
+			c := &decoders.Chain{N: n, K: k, Unary: make([]float64, n*k), Trans: make([]float64, k*k)}
+			for i := range c.Unary {
+				c.Unary[i] = tc.value()
+			}
+			for i := range c.Trans {
+				c.Trans[i] = tc.value()
+			}
+			got, want := decoders.KBestWith(c, 2, true), decoders.KBestWith(c, 2, false)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s, trial %d (n=%d, k=%d): one scan %v, merges %v", tc.name, trial, n, k, got, want)
+			}
+		}
+	}
 }
