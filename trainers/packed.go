@@ -10,8 +10,8 @@ import (
 // the one-slack solver keeps for many iterations: its per-instance caches
 // and its joint constraints, which held most of a parsing or CoNLL'03
 // unit's memory as structpred.SparseVec (12 bytes an entry). An index is
-// stored as its gap from the previous one in a uint16 (three of them for a
-// gap of 65,535 or more), and values in the narrowest of int8, int16,
+// stored as its gap from the previous one in a uint16 (two for a gap of
+// 32,768 or more), and values in the narrowest of int8, int16,
 // float32 and float64 that holds every one of them exactly: differences of
 // indicator features are small integers. So an entry takes 3 bytes where
 // SparseVec takes 12, at the same speed (uvarint gaps took 2.6 bytes but
@@ -53,12 +53,14 @@ func kindOf(x float64) valueKind {
 
 // packVec packs v, reusing dst's storage.
 func packVec(dst *packedVec, v structpred.SparseVec) {
-	kind := kindInt8
-	for _, x := range v.Val {
-		kind = max(kind, kindOf(x))
+	kind, slots, prev := kindInt8, 0, int32(0)
+	for k, i := range v.Idx {
+		kind = max(kind, kindOf(v.Val[k]))
+		slots += gapSlots(i - prev)
+		prev = i
 	}
-	dst.reset(kind, len(v.Idx))
-	prev := int32(0)
+	dst.reset(kind, len(v.Idx), slots)
+	prev = 0
 	for k, i := range v.Idx {
 		dst.gaps = appendGap(dst.gaps, i-prev)
 		prev = i
@@ -70,31 +72,33 @@ func packVec(dst *packedVec, v structpred.SparseVec) {
 // packDense packs the entries of dense at the increasing indices idx that
 // are not zero.
 func packDense(dst *packedVec, dense []float64, idx []int32) {
-	kind := kindInt8
+	kind, n, slots, prev := kindInt8, 0, 0, int32(0)
 	for _, i := range idx {
-		kind = max(kind, kindOf(dense[i]))
-	}
-	dst.reset(kind, len(idx))
-	prev := int32(0)
-	n := 0
-	for _, i := range idx {
-		x := dense[i]
-		if x == 0 {
-			continue
+		if x := dense[i]; x != 0 {
+			kind = max(kind, kindOf(x))
+			slots += gapSlots(i - prev)
+			prev = i
+			n++
 		}
-		dst.gaps = appendGap(dst.gaps, i-prev)
-		prev = i
-		dst.appendValue(kind, x)
-		n++
+	}
+	dst.reset(kind, n, slots)
+	prev = 0
+	for _, i := range idx {
+		if x := dense[i]; x != 0 {
+			dst.gaps = appendGap(dst.gaps, i-prev)
+			prev = i
+			dst.appendValue(kind, x)
+		}
 	}
 	dst.n = n
 }
 
-// reset empties p for n entries of the given kind, keeping the storage of
-// that kind (and the gaps') when it is large enough and dropping the rest.
-func (p *packedVec) reset(kind valueKind, n int) {
+// reset empties p for n entries of the given kind whose gaps take slots
+// uint16s, keeping the storage of that kind (and the gaps') when it is
+// large enough and dropping the rest.
+func (p *packedVec) reset(kind valueKind, n, slots int) {
 	old := *p
-	*p = packedVec{gaps: capacity(old.gaps, n)}
+	*p = packedVec{gaps: capacity(old.gaps, slots)}
 	switch kind {
 	case kindInt8:
 		p.i8 = capacity(old.i8, n)
@@ -204,24 +208,33 @@ type packedValue interface {
 	int8 | int16 | float32 | float64
 }
 
-// gapEscape marks a gap too long for one uint16: the next two hold it.
-const gapEscape = math.MaxUint16
+// A gap below gapLong takes one uint16; a longer one two, the first with
+// its top bit set (15 + 16 bits: gaps up to 2³¹, any int32 index).
+const gapLong = 1 << 15
 
-// appendGap appends gap d ≥ 0: one uint16, or gapEscape and two more.
+// gapSlots returns the uint16s gap d takes.
+func gapSlots(d int32) int {
+	if d < gapLong {
+		return 1
+	}
+	return 2
+}
+
+// appendGap appends gap d ≥ 0.
 func appendGap(gaps []uint16, d int32) []uint16 {
-	if d < gapEscape {
+	if d < gapLong {
 		return append(gaps, uint16(d))
 	}
-	return append(gaps, gapEscape, uint16(d>>16), uint16(d))
+	return append(gaps, gapLong|uint16(d>>16), uint16(d))
 }
 
 // nextGap decodes the gap at gaps[pos] and returns it with the position
 // after it.
 func nextGap(gaps []uint16, pos int) (int32, int) {
-	if g := gaps[pos]; g != gapEscape {
+	if g := gaps[pos]; g < gapLong {
 		return int32(g), pos + 1
 	}
-	return int32(gaps[pos+1])<<16 | int32(gaps[pos+2]), pos + 3
+	return int32(gaps[pos]&(gapLong-1))<<16 | int32(gaps[pos+1]), pos + 2
 }
 
 func dotPacked[T packedValue](gaps []uint16, vals []T, w []float64) float64 {

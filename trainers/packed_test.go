@@ -105,18 +105,28 @@ func TestPackedVecMatchesSparseVec(t *testing.T) {
 }
 
 // Small integers, the usual feature differences, take three bytes an entry
-// instead of a SparseVec's twelve.
+// instead of a SparseVec's twelve when indices are near each other, and
+// five (no more than an int32 index and an int8) when they are far apart;
+// storage is sized exactly, with nothing left over from appends.
 func TestPackedVecIsCompact(t *testing.T) {
 	t.Parallel()
-	v := structpred.SparseVec{}
-	for i := range 10000 {
-		v.Idx = append(v.Idx, int32(3*i))
-		v.Val = append(v.Val, float64(i%5-2))
-	}
-	var p packedVec
-	packVec(&p, v)
-	if got := p.Bytes(); got > 3*v.Len() {
-		t.Errorf("packed %d entries into %d bytes, want at most %d", v.Len(), got, 3*v.Len())
+	for _, tc := range []struct {
+		name          string
+		gap, perEntry int
+	}{
+		{"near", 3, 3},
+		{"far", 1 << 16, 5},
+	} {
+		v := structpred.SparseVec{}
+		for i := range 10000 {
+			v.Idx = append(v.Idx, int32(tc.gap*(i+1)))
+			v.Val = append(v.Val, float64(i%5-2))
+		}
+		var p packedVec
+		packVec(&p, v)
+		if got, want := p.Bytes(), tc.perEntry*v.Len(); got != want {
+			t.Errorf("%s: packed %d entries into %d bytes, want %d", tc.name, v.Len(), got, want)
+		}
 	}
 }
 
