@@ -50,7 +50,8 @@ func kbest(n, k, m int, unary, trans []float64, ws *Workspace) []Scored {
 }
 
 // kbestWith is kbest; top2 (for m = 2 only) builds each (t, y) list in one
-// scan of the successors instead of two merges, with the same result.
+// scan of the successors instead of two merges, with the same result for
+// scores without NaN (with NaN the two rules may pick different labels).
 func kbestWith(n, k, m int, unary, trans []float64, ws *Workspace, top2 bool) []Scored {
 	if m < 1 {
 		return nil

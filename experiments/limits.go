@@ -45,7 +45,7 @@ type Estimate struct {
 	LabelBound bool
 	// Unestimated names the datasets whose size is known only once they
 	// load (corpora and treebanks a config declares itself): UnitBytes and
-	// DataBytes leave them out. A parsing unit on Talbanken's 4,300 training
+	// DataBytes leave them out; MinTime counts them as Cora-sized. A parsing unit on Talbanken's 4,300 training
 	// sentences held 3–7 GB, where a Cora-sized guess said 101 MiB.
 	Unestimated []string
 }

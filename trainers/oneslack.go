@@ -214,7 +214,7 @@ func (o *oneSlackRun) separate(ctx context.Context, st *Stats) error {
 				return fmt.Errorf("instance %d: %w", i, err)
 			}
 		}
-		c.push(props)
+		c.push(props, o.pickers[k].seen)
 		o.picks[i] = o.pickers[k].best(c, w, o.picks[i][:0])
 		return nil
 	})
@@ -250,9 +250,6 @@ type instanceCache struct {
 type cachedBatch struct {
 	vecs []packedVec
 	cons []cachedConstraint
-	// byData maps a proposal's index slice (its first element's address) to
-	// its packed direction while the batch is built; nil between pushes.
-	byData map[*int32]int32
 }
 
 type cachedConstraint struct {
@@ -261,19 +258,28 @@ type cachedConstraint struct {
 	b     float64
 }
 
+// vecKey identifies a proposal's direction by its storage: proposals whose
+// A is the same vector (the same slices) share one packed copy.
+type vecKey struct {
+	idx *int32
+	val *float64
+	n   int
+}
+
 // push stores one oracle answer, evicting the oldest; directions the
-// proposals share are packed once.
-func (c *instanceCache) push(props []structpred.Constraint) {
+// proposals share are packed once. seen is the caller's scratch (one per
+// goroutine), empty on return.
+func (c *instanceCache) push(props []structpred.Constraint, seen map[vecKey]int32) {
 	bt := &c.batches[c.next]
 	c.next = (c.next + 1) % cacheSize
 	bt.cons = bt.cons[:0]
 	nvec := 0
 	for k := range props {
 		a := props[k].A
-		var key *int32
-		if len(a.Idx) > 0 {
-			key = &a.Idx[0]
-			if v, ok := bt.byData[key]; ok {
+		var key vecKey
+		if len(a.Idx) > 0 && len(a.Val) > 0 {
+			key = vecKey{&a.Idx[0], &a.Val[0], len(a.Idx)}
+			if v, ok := seen[key]; ok {
 				bt.cons = append(bt.cons, cachedConstraint{props[k].Group, v, props[k].B})
 				continue
 			}
@@ -282,16 +288,13 @@ func (c *instanceCache) push(props []structpred.Constraint) {
 			bt.vecs = append(bt.vecs, packedVec{})
 		}
 		packVec(&bt.vecs[nvec], a)
-		if key != nil {
-			if bt.byData == nil {
-				bt.byData = make(map[*int32]int32)
-			}
-			bt.byData[key] = int32(nvec)
+		if key.idx != nil {
+			seen[key] = int32(nvec)
 		}
 		bt.cons = append(bt.cons, cachedConstraint{props[k].Group, int32(nvec), props[k].B})
 		nvec++
 	}
-	clear(bt.byData) // the keys pin the proposals' memory
+	clear(seen) // its keys would keep the proposals' memory alive
 	clear(bt.vecs[nvec:])
 	bt.vecs = bt.vecs[:nvec]
 }
@@ -348,13 +351,17 @@ type pick struct {
 }
 
 // picker finds, for every group of one instance's cache, its most violated
-// constraint at w. Each goroutine has its own: slot and dots are scratch.
+// constraint at w. Each goroutine has its own: slot, dots and seen are
+// scratch.
 type picker struct {
 	slot []int32 // per group: 1 + the index of its pick in the picks being built; 0 if none yet
 	dots []float64
+	seen map[vecKey]int32 // instanceCache.push's scratch
 }
 
-func newPicker(groups int) picker { return picker{slot: make([]int32, groups)} }
+func newPicker(groups int) picker {
+	return picker{slot: make([]int32, groups), seen: make(map[vecKey]int32)}
+}
 
 func (p *picker) groups() int { return len(p.slot) }
 

@@ -144,7 +144,7 @@ func TestInstanceCacheSharesDirections(t *testing.T) {
 		{Group: 3, B: 0.5}, // empty direction
 	}
 	var c instanceCache
-	c.push(props)
+	c.push(props, map[vecKey]int32{})
 	bt := &c.batches[0]
 	if len(bt.vecs) != 3 || bt.cons[0].vec != bt.cons[2].vec {
 		t.Fatalf("batch holds %d directions (want 3: shared, own, empty), constraints %+v", len(bt.vecs), bt.cons)
@@ -166,6 +166,135 @@ func TestInstanceCacheSharesDirections(t *testing.T) {
 	for g := range found {
 		if want := math.Max(0, props[g].Violation(w)); found[g] != want {
 			t.Errorf("raise: group %d %v, want %v", g, found[g], want)
+		}
+	}
+}
+
+// Gaps at and around the 2¹⁵ boundary of the one-slot form, and index 0,
+// come back exactly, and Dot and AddTo read them where they are.
+func TestPackedVecGapBoundaries(t *testing.T) {
+	t.Parallel()
+	for _, gaps := range [][]int32{
+		{0},
+		{0, 1, gapLong - 1, gapLong, gapLong + 1},
+		{gapLong - 1, 65535, 65536, 1},
+		{gapLong, gapLong, 2},
+		{1<<31 - 1},
+	} {
+		v := structpred.SparseVec{}
+		i := int32(0)
+		for k, g := range gaps {
+			i += g
+			v.Idx = append(v.Idx, i)
+			v.Val = append(v.Val, float64(k+1))
+		}
+		var p packedVec
+		packVec(&p, v)
+		got := p.Unpack()
+		if !slices.Equal(got.Idx, v.Idx) || !slices.Equal(got.Val, v.Val) {
+			t.Errorf("gaps %v: unpacked %v, want %v", gaps, got, v)
+			continue
+		}
+		if last := v.Idx[len(v.Idx)-1]; last < 1<<20 {
+			w := make([]float64, last+1)
+			for j := range w {
+				w[j] = float64(j%7) - 3
+			}
+			if a, b := p.Dot(w), v.Dot(w); a != b {
+				t.Errorf("gaps %v: Dot %v, want %v", gaps, a, b)
+			}
+			d1, d2 := make([]float64, len(w)), make([]float64, len(w))
+			p.AddTo(d1, 2)
+			v.AddTo(d2, 2)
+			if !slices.Equal(d1, d2) {
+				t.Errorf("gaps %v: AddTo differs", gaps)
+			}
+		}
+	}
+}
+
+// A cache that has turned over many times (slots reused with vectors of
+// other kinds and lengths, shared and unshared directions) picks what a
+// plain list of the last cacheSize batches picks.
+func TestInstanceCacheTurnsOver(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	const groups, dim = 4, 300
+	var c instanceCache
+	seen := map[vecKey]int32{}
+	var history [][]structpred.Constraint
+	w := make([]float64, dim)
+	p := newPicker(groups)
+	for push := range 23 {
+		var props []structpred.Constraint
+		var shared structpred.SparseVec
+		for g := range groups {
+			if rng.IntN(4) == 0 {
+				continue
+			}
+			if shared.Len() > 0 && rng.IntN(2) == 0 {
+				props = append(props, structpred.Constraint{Group: g, A: shared, B: 1})
+				continue
+			}
+			var a structpred.SparseVec
+			for _, j := range rng.Perm(dim)[:1+rng.IntN(40)] {
+				a.Idx = append(a.Idx, int32(j))
+			}
+			slices.Sort(a.Idx)
+			for range a.Idx {
+				a.Val = append(a.Val, []float64{1, -2, 300, 0.5, rng.NormFloat64()}[rng.IntN(5)])
+			}
+			shared = a
+			props = append(props, structpred.Constraint{Group: g, A: a, B: float64(1 + rng.IntN(3))})
+		}
+		c.push(props, seen)
+		history = append(history, props)
+		if len(seen) != 0 {
+			t.Fatalf("push %d left %d keys in its scratch map", push, len(seen))
+		}
+		for j := range w {
+			w[j] = rng.NormFloat64()
+		}
+		got := p.best(&c, w, nil)
+		// The reference: every group's most violated constraint over the last
+		// cacheSize batches, oldest first, ties keeping the older.
+		best := map[int]float64{}
+		for _, batch := range history[max(0, len(history)-cacheSize):] {
+			for _, k := range batch {
+				if v, ok := best[k.Group]; !ok || k.Violation(w) > v {
+					best[k.Group] = k.Violation(w)
+				}
+			}
+		}
+		if len(got) != len(best) {
+			t.Fatalf("push %d: %d picks, want %d", push, len(got), len(best))
+		}
+		for _, q := range got {
+			if q.v != best[q.group] || q.b-q.a.Dot(w) != q.v {
+				t.Errorf("push %d, group %d: violation %v, want %v", push, q.group, q.v, best[q.group])
+			}
+		}
+	}
+}
+
+// Proposals share a packed direction only when their A is the same vector:
+// equal index storage with other values, or a prefix of it, is packed
+// apart.
+func TestInstanceCacheSharesOnlyTheSameVector(t *testing.T) {
+	t.Parallel()
+	idx := []int32{0, 1, 2}
+	props := []structpred.Constraint{
+		{Group: 0, A: structpred.SparseVec{Idx: idx, Val: []float64{1, 1, 1}}, B: 1},
+		{Group: 1, A: structpred.SparseVec{Idx: idx, Val: []float64{2, 2, 2}}, B: 1},
+		{Group: 2, A: structpred.SparseVec{Idx: idx[:2], Val: []float64{3, 3}}, B: 1},
+	}
+	var c instanceCache
+	c.push(props, map[vecKey]int32{})
+	w := []float64{1, 1, 1}
+	p := newPicker(3)
+	for _, q := range p.best(&c, w, nil) {
+		if want := props[q.group].Violation(w); q.v != want {
+			t.Errorf("group %d: violation %v, want %v", q.group, q.v, want)
 		}
 	}
 }

@@ -230,7 +230,7 @@ func slurmSubmit(ctx context.Context, cfg *experiments.Config, opt experiments.O
 				name = fmt.Sprintf("%s-%d", stage, c.Offset)
 			}
 			a := arrayFor(cfg, s, stage, c, planPath, filepath.Join(sdir, "logs", name+"-%A_%a.out"), after)
-			a.CPUs = cpusFor(plan, c)
+			a.CPUs = cpusFor(plan, c) // as many as the unit with the most threads
 			script := filepath.Join(sdir, name+".sbatch")
 			text := a.Script()
 			if s.dryRun {
@@ -316,7 +316,7 @@ func arrayFor(cfg *experiments.Config, s slurmSettings, stage string, c slurm.Ch
 			"Each task runs the unit of " + planPath + " whose index is " + index + ".",
 		},
 		Chunk: c, MaxParallel: s.maxParallel, Output: output,
-		Partition: s.partition, Time: s.time, Mem: s.mem, CPUs: 1,
+		Partition: s.partition, Time: s.time, Mem: s.mem,
 		AfterOK: after,
 		Command: []string{s.repro, "unit", "--plan", planPath, "--index", slurm.TaskVar, "--data", s.data},
 	}

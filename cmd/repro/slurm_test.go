@@ -119,7 +119,7 @@ func TestSlurmSubmitResubmitCollect(t *testing.T) {
 	planPath := filepath.Join(out, experiments.PlanFile)
 	absPlan, _ := filepath.Abs(planPath)
 	for i, want := range [][]string{
-		{"#SBATCH --array=0-7%2\n", "#SBATCH --partition=short\n", "#SBATCH --mem=1G\n", "#SBATCH --time=5:00\n",
+		{"#SBATCH --array=0-7%2\n", "#SBATCH --partition=short\n", "#SBATCH --mem=1G\n", "#SBATCH --time=5:00\n", "#SBATCH --cpus-per-task=1\n",
 			fmt.Sprintf("exec %s unit --plan %s --index \"$TASK\" --data ", bin, absPlan)},
 		{"#SBATCH --array=8-11%2\n", "#SBATCH --dependency=afterok:1\n", "#SBATCH --kill-on-invalid-dep=yes\n"},
 	} {

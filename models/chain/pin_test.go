@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxmargin/repro/decoders"
 	"github.com/maxmargin/repro/structpred"
+	"github.com/maxmargin/repro/trainers"
 )
 
 // Pinned scores give every answer an unpinned model gives, also after calls
@@ -65,6 +66,29 @@ func TestPinScoresAnswersAsUnpinned(t *testing.T) {
 	} {
 		if got, want := tc.run(), ask(ref, 1); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, want)
+		}
+	}
+}
+
+// Every cutting-plane oracle that pins an instance's scores releases them
+// before it returns: a pin left behind would serve stale scores to the next
+// call on that instance once w has moved in place.
+func TestSeparatorsUnpin(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(13, 14))
+	m, w := randomModel(t, rng, 5, 3, true, decoders.Cost{})
+	for _, trainer := range trainers.CuttingPlaneTrainers() {
+		sep, err := trainers.NewSeparator[[]int](trainer, m, 1e-3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range m.Len() {
+			if _, err := sep.Separate(i, w, func(int) float64 { return 0 }, nil); err != nil {
+				t.Fatal(err)
+			}
+			if m.pinned != 0 {
+				t.Errorf("%s: instance %d's scores still pinned after Separate", trainer, i)
+			}
 		}
 	}
 }
