@@ -20,7 +20,6 @@ import (
 // results are bit-identical to it.
 type packedVec struct {
 	gaps []uint16
-	n    int // entries
 	i8   []int8
 	i16  []int16
 	f32  []float32
@@ -66,7 +65,6 @@ func packVec(dst *packedVec, v structpred.SparseVec) {
 		prev = i
 		dst.appendValue(kind, v.Val[k])
 	}
-	dst.n = len(v.Idx)
 }
 
 // packDense packs the entries of dense at the increasing indices idx that
@@ -90,7 +88,6 @@ func packDense(dst *packedVec, dense []float64, idx []int32) {
 			dst.appendValue(kind, x)
 		}
 	}
-	dst.n = n
 }
 
 // reset empties p for n entries of the given kind whose gaps take slots
@@ -133,7 +130,7 @@ func (p *packedVec) appendValue(kind valueKind, x float64) {
 }
 
 // Len returns the number of stored entries.
-func (p *packedVec) Len() int { return p.n }
+func (p *packedVec) Len() int { return len(p.i8) + len(p.i16) + len(p.f32) + len(p.f64) } // at most one is not empty
 
 // Bytes returns the memory the entries take.
 func (p *packedVec) Bytes() int {
@@ -182,7 +179,7 @@ func (p *packedVec) SquaredNorm() float64 {
 
 // Unpack returns p as a SparseVec.
 func (p *packedVec) Unpack() structpred.SparseVec {
-	v := structpred.SparseVec{Idx: make([]int32, 0, p.n), Val: make([]float64, 0, p.n)}
+	v := structpred.SparseVec{Idx: make([]int32, 0, p.Len()), Val: make([]float64, 0, p.Len())}
 	p.each(func(i int32, x float64) {
 		v.Idx = append(v.Idx, i)
 		v.Val = append(v.Val, x)
