@@ -17,7 +17,9 @@ import (
 // SparseVec takes 12, at the same speed (uvarint gaps took 2.6 bytes but
 // doubled the solver's time). Dot, AddTo and SquaredNorm visit the entries
 // in index order with the same float64 arithmetic as SparseVec's, so
-// results are bit-identical to it.
+// results are bit-identical to it. Each operation switches on the value
+// kind once and runs a loop specialised to it: a per-entry callback would
+// slow the solver's hottest loops.
 type packedVec struct {
 	gaps []uint16
 	i8   []int8
@@ -39,10 +41,11 @@ const (
 // kindOf returns the narrowest kind that holds x exactly. Negative zero is
 // kept as a float, since an integer would turn it into +0.
 func kindOf(x float64) valueKind {
+	integer := x == math.Trunc(x) && !(x == 0 && math.Signbit(x))
 	switch {
-	case x == math.Trunc(x) && !(x == 0 && math.Signbit(x)) && x >= math.MinInt8 && x <= math.MaxInt8:
+	case integer && x >= math.MinInt8 && x <= math.MaxInt8:
 		return kindInt8
-	case x == math.Trunc(x) && !(x == 0 && math.Signbit(x)) && x >= math.MinInt16 && x <= math.MaxInt16:
+	case integer && x >= math.MinInt16 && x <= math.MaxInt16:
 		return kindInt16
 	case float64(float32(x)) == x:
 		return kindFloat32
@@ -129,14 +132,6 @@ func (p *packedVec) appendValue(kind valueKind, x float64) {
 	}
 }
 
-// Len returns the number of stored entries.
-func (p *packedVec) Len() int { return len(p.i8) + len(p.i16) + len(p.f32) + len(p.f64) } // at most one is not empty
-
-// Bytes returns the memory the entries take.
-func (p *packedVec) Bytes() int {
-	return 2*cap(p.gaps) + cap(p.i8) + 2*cap(p.i16) + 4*cap(p.f32) + 8*cap(p.f64)
-}
-
 // Dot returns p·w for a dense w.
 func (p *packedVec) Dot(w []float64) float64 {
 	switch {
@@ -175,30 +170,6 @@ func (p *packedVec) SquaredNorm() float64 {
 		return squaredNorm(p.f32)
 	}
 	return squaredNorm(p.f64)
-}
-
-// Unpack returns p as a SparseVec.
-func (p *packedVec) Unpack() structpred.SparseVec {
-	v := structpred.SparseVec{Idx: make([]int32, 0, p.Len()), Val: make([]float64, 0, p.Len())}
-	p.each(func(i int32, x float64) {
-		v.Idx = append(v.Idx, i)
-		v.Val = append(v.Val, x)
-	})
-	return v
-}
-
-// each calls f on every entry in index order.
-func (p *packedVec) each(f func(i int32, x float64)) {
-	switch {
-	case p.i8 != nil:
-		eachPacked(p.gaps, p.i8, f)
-	case p.i16 != nil:
-		eachPacked(p.gaps, p.i16, f)
-	case p.f32 != nil:
-		eachPacked(p.gaps, p.f32, f)
-	default:
-		eachPacked(p.gaps, p.f64, f)
-	}
 }
 
 type packedValue interface {
@@ -262,14 +233,4 @@ func squaredNorm[T packedValue](vals []T) float64 {
 		s += float64(x) * float64(x)
 	}
 	return s
-}
-
-func eachPacked[T packedValue](gaps []uint16, vals []T, f func(int32, float64)) {
-	i, pos := int32(0), 0
-	for _, x := range vals {
-		var g int32
-		g, pos = nextGap(gaps, pos)
-		i += g
-		f(i, float64(x))
-	}
 }
