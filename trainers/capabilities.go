@@ -105,6 +105,24 @@ type ScorePinner interface {
 	UnpinScores()
 }
 
+// DeltaScorer is an optional speed-up: DeltaScore(i, w, y) returns
+// w·δf_i(y) = s_i(y_i) − s_i(y) without building δf_i(y), visiting only the
+// parts where y and the truth differ. One-slack's caches of PosLearn's
+// labelings take their dot products from it (else from two Score calls).
+// It must equal w·DeltaFeatures(i, y) up to rounding.
+type DeltaScorer[Y any] interface {
+	DeltaScore(i int, w []float64, y Y) float64
+}
+
+// DeltaAdder is an optional speed-up: AddDelta(i, y, scale, add) calls
+// add(j, scale·v) for the terms (j, v) of δf_i(y), unsorted and possibly
+// repeating an index, without building the vector: one-slack sums
+// PosLearn's cached labelings into its joint constraint with it (else from
+// DeltaFeatures, which sorts).
+type DeltaAdder[Y any] interface {
+	AddDelta(i int, y Y, scale float64, add func(j int32, v float64))
+}
+
 // pinScores pins instance i's scores at w if m can, and returns what ends
 // it.
 func pinScores(m any, i int, w []float64) (unpin func()) {

@@ -45,12 +45,12 @@ func TestJointBuilderSumsInIndexOrder(t *testing.T) {
 				}
 				pv := new(packedVec)
 				packVec(pv, k.A)
-				picks[i] = append(picks[i], pick{k.Group, pv, k.B, v})
+				picks[i] = append(picks[i], pick{group: k.Group, a: pv, b: k.B, v: v})
 			}
 		}
 		j := newJointBuilder(dim)
 		for range 2 { // a second sum starts from a clean builder
-			j.sum(picks)
+			j.sum(picks, nil)
 			packed, b := j.constraint()
 			a := packed.Unpack()
 			if b != wantB || !slices.IsSorted(a.Idx) {

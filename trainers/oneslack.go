@@ -155,6 +155,15 @@ type oneSlackRun struct {
 	seps    []Separator
 	props   [][]structpred.Constraint
 	pickers []picker
+	// With lazy separators (nil otherwise), the caches keep labelings:
+	// lazy[k] is seps[k], lprops and ldirs its proposals' buffers, and
+	// contrib[i] instance i's violated picks summed (by the pool's
+	// goroutines, each in builders[k]) for the joint constraint.
+	lazy     []lazySeparator
+	lprops   [][]lazyProposal
+	ldirs    [][]lazyDir
+	contrib  []packedVec
+	builders []*jointBuilder
 }
 
 func newOneSlackRun(n, dim, groups int, sep Separator, c float64, p pool) (*oneSlackRun, error) {
@@ -170,7 +179,56 @@ func newOneSlackRun(n, dim, groups int, sep Separator, c float64, p pool) (*oneS
 	for k := range o.pickers {
 		o.pickers[k] = newPicker(groups)
 	}
+	if o.lazy = asLazy(seps); o.lazy != nil {
+		o.lprops, o.ldirs = make([][]lazyProposal, len(seps)), make([][]lazyDir, len(seps))
+		o.contrib, o.builders = make([]packedVec, n), make([]*jointBuilder, len(seps))
+		for k := range o.builders {
+			o.builders[k] = newJointBuilder(dim)
+		}
+	}
 	return o, nil
+}
+
+// lazyAt returns goroutine k's lazy separator, or nil if the caches keep
+// vectors.
+func (o *oneSlackRun) lazyAt(k int) lazySeparator {
+	if o.lazy == nil {
+		return nil
+	}
+	return o.lazy[k]
+}
+
+// pick sets instance i's picks at w from its cache, on goroutine k, and
+// with lazy separators sums its violated ones into contrib[i].
+func (o *oneSlackRun) pick(k, i int, w []float64) {
+	lz := o.lazyAt(k)
+	o.picks[i] = o.pickers[k].best(&o.caches[i], i, lz, w, o.picks[i][:0])
+	if lz == nil {
+		return
+	}
+	// Picks share a direction where PosLearn's positions share a labeling:
+	// each distinct one is built once and added with its multiplicity
+	// (exact for integer-valued features; for real ones, a rounding-level
+	// change of the order of additions).
+	b, p := o.builders[k], &o.pickers[k]
+	b.reset()
+	p.order = p.order[:0]
+	for _, q := range o.picks[i] {
+		if !(q.v > 0) {
+			continue
+		}
+		if p.count[q.d] == 0 {
+			p.order = append(p.order, q.d)
+		}
+		p.count[q.d]++
+	}
+	for _, d := range p.order {
+		lz.addDir(i, *d, float64(p.count[d])*d.scale, b)
+	}
+	clear(p.count)
+	clear(p.order) // the cache may evict them
+	b.sortTouched()
+	packDense(&o.contrib[i], b.acc, b.touched)
 }
 
 // fromCache builds the joint constraint at the current w from every
@@ -178,13 +236,13 @@ func newOneSlackRun(n, dim, groups int, sep Separator, c float64, p pool) (*oneS
 func (o *oneSlackRun) fromCache(ctx context.Context) error {
 	w := o.qp.w
 	err := o.pool.forEach(ctx, len(o.caches), func(k, i int) error {
-		o.picks[i] = o.pickers[k].best(&o.caches[i], w, o.picks[i][:0])
+		o.pick(k, i, w)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	o.j.sum(o.picks)
+	o.j.sum(o.picks, o.contrib)
 	return nil
 }
 
@@ -198,31 +256,48 @@ func (o *oneSlackRun) separate(ctx context.Context, st *Stats) error {
 	w := o.qp.w
 	groups := o.pickers[0].groups()
 	err := o.pool.forEach(ctx, len(o.caches), func(k, i int) error {
-		c := &o.caches[i]
+		c, p, lz := &o.caches[i], &o.pickers[k], o.lazyAt(k)
 		// A separator may skip proposals violated no more than ξ_g; the
 		// cache's best for g (over the batches the push below keeps) is a
 		// lower bound on ξ_g that an exact oracle's answer then cannot
 		// beat, so the group's contribution is unchanged.
-		slack := func(g int) float64 { return c.slack(g, w) }
-		props, err := o.seps[k].Separate(i, w, slack, o.props[k][:0])
-		o.props[k] = props
-		if err != nil {
-			return fmt.Errorf("instance %d: %w", i, err)
-		}
-		for _, p := range props {
-			if err := checkConstraint(p, groups); err != nil {
+		p.cachedSlacks(c, i, lz, w)
+		defer p.clearSlacks()
+		slack := func(g int) float64 { return p.slack[g] }
+		if lz != nil {
+			props, dirs, err := lz.separateLazy(i, w, slack, o.lprops[k][:0], o.ldirs[k][:0])
+			o.lprops[k], o.ldirs[k] = props, dirs
+			if err != nil {
 				return fmt.Errorf("instance %d: %w", i, err)
 			}
+			for _, q := range props {
+				if err := checkLazy(q, dirs, groups); err != nil {
+					return fmt.Errorf("instance %d: %w", i, err)
+				}
+			}
+			c.pushLazy(props, dirs)
+			clear(dirs) // the cache holds the labelings now
+		} else {
+			props, err := o.seps[k].Separate(i, w, slack, o.props[k][:0])
+			o.props[k] = props
+			if err != nil {
+				return fmt.Errorf("instance %d: %w", i, err)
+			}
+			for _, q := range props {
+				if err := checkConstraint(q, groups); err != nil {
+					return fmt.Errorf("instance %d: %w", i, err)
+				}
+			}
+			c.push(props, p.seen)
 		}
-		c.push(props, o.pickers[k].seen)
-		o.picks[i] = o.pickers[k].best(c, w, o.picks[i][:0])
+		o.pick(k, i, w)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	st.OracleCalls += len(o.caches)
-	o.j.sum(o.picks)
+	o.j.sum(o.picks, o.contrib)
 	return nil
 }
 
@@ -231,8 +306,8 @@ func (o *oneSlackRun) separate(ctx context.Context, st *Stats) error {
 // own, merged by max, which does not depend on the order).
 func (o *oneSlackRun) raise(ctx context.Context, found []float64) error {
 	w := o.qp.w
-	return groupMax(ctx, o.pool, len(o.caches), found, func(_, i int, found []float64) error {
-		o.caches[i].raise(found, w)
+	return groupMax(ctx, o.pool, len(o.caches), found, func(k, i int, found []float64) error {
+		o.caches[i].raise(found, i, o.lazyAt(k), w)
 		return nil
 	})
 }
@@ -245,16 +320,18 @@ type instanceCache struct {
 }
 
 // cachedBatch is one oracle answer as the cache keeps it: its distinct
-// directions packed (PosLearn's positions often share one), and per
-// constraint its group, direction and margin.
+// directions, packed or (from a lazy separator) as labelings, PosLearn's
+// positions often sharing one; and per constraint its group, direction and
+// margin.
 type cachedBatch struct {
 	vecs []packedVec
+	dirs []lazyDir
 	cons []cachedConstraint
 }
 
 type cachedConstraint struct {
 	group int
-	vec   int32 // index in the batch's vecs
+	vec   int32 // index in the batch's vecs or dirs
 	b     float64
 }
 
@@ -299,32 +376,28 @@ func (c *instanceCache) push(props []structpred.Constraint, seen map[vecKey]int3
 	bt.vecs = bt.vecs[:nvec]
 }
 
-// slack returns max(0, the largest violation at w of a cached constraint of
-// group g), over the batches the next push keeps: a separator that skips
-// proposals violated no more than this must not rely on one about to go.
-func (c *instanceCache) slack(g int, w []float64) float64 {
-	xi := 0.0
-	for b := range c.batches {
-		if b == c.next {
-			continue
-		}
-		bt := &c.batches[b]
-		for _, k := range bt.cons {
-			if k.group == g {
-				xi = math.Max(xi, k.b-bt.vecs[k.vec].Dot(w))
-			}
-		}
+// pushLazy is push for a lazy separator's proposals and directions.
+func (c *instanceCache) pushLazy(props []lazyProposal, dirs []lazyDir) {
+	bt := &c.batches[c.next]
+	c.next = (c.next + 1) % cacheSize
+	bt.cons = bt.cons[:0]
+	for _, p := range props {
+		bt.cons = append(bt.cons, cachedConstraint{p.group, p.dir, p.b})
 	}
-	return xi
+	clear(bt.dirs) // release the evicted labelings
+	bt.dirs = append(bt.dirs[:0], dirs...)
 }
 
 // raise lifts found[g] to the largest violation at w of a cached constraint
-// of group g.
-func (c *instanceCache) raise(found []float64, w []float64) {
+// of group g (instance i's cache; lz is nil unless it keeps labelings).
+func (c *instanceCache) raise(found []float64, i int, lz lazySeparator, w []float64) {
+	if lz != nil {
+		defer lz.pin(i, w)()
+	}
 	var dots []float64
 	for b := range c.batches {
 		bt := &c.batches[b]
-		dots = bt.dots(w, dots)
+		dots = bt.dots(i, lz, w, dots)
 		for _, k := range bt.cons {
 			found[k.group] = math.Max(found[k.group], k.b-dots[k.vec])
 		}
@@ -333,8 +406,11 @@ func (c *instanceCache) raise(found []float64, w []float64) {
 
 // dots returns the dot product of each of the batch's directions with w,
 // in dst's storage.
-func (bt *cachedBatch) dots(w []float64, dst []float64) []float64 {
+func (bt *cachedBatch) dots(i int, lz lazySeparator, w []float64, dst []float64) []float64 {
 	dst = dst[:0]
+	if lz != nil {
+		return lz.dirDots(i, w, bt.dirs, dst)
+	}
 	for v := range bt.vecs {
 		dst = append(dst, bt.vecs[v].Dot(w))
 	}
@@ -342,44 +418,93 @@ func (bt *cachedBatch) dots(w []float64, dst []float64) []float64 {
 }
 
 // pick is one group's most violated cached constraint at w and its
-// violation b − w·a there.
+// violation b − w·a there; a is the direction of a cache of vectors, d of
+// one of labelings.
 type pick struct {
 	group int
 	a     *packedVec
+	d     *lazyDir
 	b     float64
 	v     float64
 }
 
 // picker finds, for every group of one instance's cache, its most violated
-// constraint at w. Each goroutine has its own: slot, dots and seen are
-// scratch.
+// constraint at w. Each goroutine has its own: all its fields are scratch.
 type picker struct {
-	slot []int32 // per group: 1 + the index of its pick in the picks being built; 0 if none yet
-	dots []float64
-	seen map[vecKey]int32 // instanceCache.push's scratch
+	slot  []int32 // per group: 1 + the index of its pick in the picks being built; 0 if none yet
+	dots  []float64
+	seen  map[vecKey]int32 // instanceCache.push's scratch
+	slack []float64        // per group: cachedSlacks' answer, 0 elsewhere
+	set   []int            // the groups cachedSlacks set
+	count map[*lazyDir]int32
+	order []*lazyDir
 }
 
 func newPicker(groups int) picker {
-	return picker{slot: make([]int32, groups), seen: make(map[vecKey]int32)}
+	return picker{
+		slot: make([]int32, groups), seen: make(map[vecKey]int32),
+		slack: make([]float64, groups), count: make(map[*lazyDir]int32),
+	}
 }
 
 func (p *picker) groups() int { return len(p.slot) }
 
-// best appends to dst, in group order, every group of cache c with its most
-// violated constraint at w (ties keep the oldest, so the choice depends on
-// nothing but w and the cache).
-func (p *picker) best(c *instanceCache, w []float64, dst []pick) []pick {
+// cachedSlacks sets p.slack[g], for every group g of instance i's cache c,
+// to max(0, the largest violation at w of its cached constraints) over the
+// batches the next push keeps: a separator that skips proposals violated
+// no more than this must not rely on one about to go. clearSlacks undoes
+// it.
+func (p *picker) cachedSlacks(c *instanceCache, i int, lz lazySeparator, w []float64) {
+	if lz != nil {
+		defer lz.pin(i, w)()
+	}
+	for b := range c.batches {
+		if b == c.next {
+			continue
+		}
+		bt := &c.batches[b]
+		p.dots = bt.dots(i, lz, w, p.dots)
+		for _, k := range bt.cons {
+			if p.slack[k.group] == 0 {
+				p.set = append(p.set, k.group)
+			}
+			p.slack[k.group] = math.Max(p.slack[k.group], k.b-p.dots[k.vec])
+		}
+	}
+}
+
+func (p *picker) clearSlacks() {
+	for _, g := range p.set {
+		p.slack[g] = 0
+	}
+	p.set = p.set[:0]
+}
+
+// best appends to dst, in group order, every group of instance i's cache c
+// with its most violated constraint at w (ties keep the oldest, so the
+// choice depends on nothing but w and the cache); lz is nil unless the
+// cache keeps labelings.
+func (p *picker) best(c *instanceCache, i int, lz lazySeparator, w []float64, dst []pick) []pick {
+	if lz != nil {
+		defer lz.pin(i, w)()
+	}
 	for b := range c.batches {
 		bt := &c.batches[(c.next+b)%cacheSize] // oldest first
-		p.dots = bt.dots(w, p.dots)
+		p.dots = bt.dots(i, lz, w, p.dots)
 		for _, k := range bt.cons {
 			g, v := k.group, k.b-p.dots[k.vec]
+			q := pick{group: g, b: k.b, v: v}
+			if lz != nil {
+				q.d = &bt.dirs[k.vec]
+			} else {
+				q.a = &bt.vecs[k.vec]
+			}
 			switch s := p.slot[g]; {
 			case s == 0:
-				dst = append(dst, pick{g, &bt.vecs[k.vec], k.b, v})
+				dst = append(dst, q)
 				p.slot[g] = int32(len(dst))
 			case !(v <= dst[s-1].v):
-				dst[s-1] = pick{g, &bt.vecs[k.vec], k.b, v}
+				dst[s-1] = q
 			}
 		}
 	}
@@ -413,19 +538,35 @@ func (j *jointBuilder) reset() {
 
 // sum builds the joint constraint from picks[i], instance i's picks, adding
 // the violated ones in instance order, then group order: one fixed order of
-// floating-point additions, however the picks were computed.
-func (j *jointBuilder) sum(picks [][]pick) {
+// floating-point additions, however the picks were computed. Picks of
+// labelings (whose a is nil) have their directions summed per instance in
+// contrib[i].
+func (j *jointBuilder) sum(picks [][]pick, contrib []packedVec) {
 	j.reset()
-	for _, ps := range picks {
+	for i, ps := range picks {
 		for _, q := range ps {
 			if !(q.v > 0) {
 				continue
 			}
-			j.add(q.a)
+			if q.a != nil {
+				j.add(q.a)
+			}
 			j.b += q.b
 			j.violation += q.v
 		}
+		if contrib != nil {
+			j.add(&contrib[i])
+		}
 	}
+}
+
+// addAt adds x at index i, marking it if it is the first touch.
+func (j *jointBuilder) addAt(i int32, x float64) {
+	if !j.mark[i] {
+		j.mark[i] = true
+		j.touched = append(j.touched, i)
+	}
+	j.acc[i] += x
 }
 
 // add adds a to the sum, marking the indices it touches for the first time.

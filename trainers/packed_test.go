@@ -151,7 +151,7 @@ func TestInstanceCacheSharesDirections(t *testing.T) {
 	}
 	w := []float64{0.25, 0.5, -0.5}
 	p := newPicker(4)
-	picks := p.best(&c, w, nil)
+	picks := p.best(&c, 0, nil, w, nil)
 	if len(picks) != 4 {
 		t.Fatalf("%d picks, want 4", len(picks))
 	}
@@ -162,7 +162,7 @@ func TestInstanceCacheSharesDirections(t *testing.T) {
 		}
 	}
 	found := make([]float64, 4)
-	c.raise(found, w)
+	c.raise(found, 0, nil, w)
 	for g := range found {
 		if want := math.Max(0, props[g].Violation(w)); found[g] != want {
 			t.Errorf("raise: group %d %v, want %v", g, found[g], want)
@@ -255,7 +255,7 @@ func TestInstanceCacheTurnsOver(t *testing.T) {
 		for j := range w {
 			w[j] = rng.NormFloat64()
 		}
-		got := p.best(&c, w, nil)
+		got := p.best(&c, 0, nil, w, nil)
 		// The reference: every group's most violated constraint over the last
 		// cacheSize batches, oldest first, ties keeping the older.
 		best := map[int]float64{}
@@ -292,7 +292,7 @@ func TestInstanceCacheSharesOnlyTheSameVector(t *testing.T) {
 	c.push(props, map[vecKey]int32{})
 	w := []float64{1, 1, 1}
 	p := newPicker(3)
-	for _, q := range p.best(&c, w, nil) {
+	for _, q := range p.best(&c, 0, nil, w, nil) {
 		if want := props[q.group].Violation(w); q.v != want {
 			t.Errorf("group %d: violation %v, want %v", q.group, q.v, want)
 		}

@@ -42,6 +42,7 @@ type posLearnSeparator[Y any] struct {
 	offset []int // group of (i, c) is offset[i] + c
 	buf    []PositionViolator[Y]
 	shared sharedDeltas
+	dirOf  map[string]int32 // separateLazy's directions by outputKey
 }
 
 func (s *posLearnSeparator[Y]) Groups() int { return s.offset[len(s.offset)-1] }

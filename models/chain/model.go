@@ -254,6 +254,86 @@ func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 	return m.acc.Vec()
 }
 
+// DeltaScore returns w·δf_i(y) without building δf_i(y) (a
+// trainers.DeltaScorer): over the positions and transitions y labels
+// differently from the truth, the terms DeltaFeatures would emit, or with
+// instance i's scores pinned, their sums per position.
+func (m *Model) DeltaScore(i int, w []float64, y []int) float64 {
+	x, k := m.data[i], m.k
+	s := 0.0
+	if m.pinned == i+1 {
+		u := m.chain.Unary
+		for t, g := range x.Labels {
+			if p := y[t]; g != p {
+				s += u[t*k+g] - u[t*k+p]
+			}
+		}
+		return s + m.deltaTransitions(x, w, y)
+	}
+	for t, attrs := range x.Attrs {
+		g, p := x.Labels[t], y[t]
+		if g == p {
+			continue
+		}
+		vals := x.values(t)
+		for j, a := range attrs {
+			d := w[int(a)*k+g] - w[int(a)*k+p]
+			if vals != nil {
+				d *= vals[j]
+			}
+			s += d
+		}
+	}
+	return s + m.deltaTransitions(x, w, y)
+}
+
+// deltaTransitions is the transitions' part of w·δf(y).
+func (m *Model) deltaTransitions(x Instance, w []float64, y []int) float64 {
+	if !m.edges {
+		return 0
+	}
+	k, s := m.k, 0.0
+	trans := w[m.attrs*k : m.attrs*k+k*k]
+	for t := 1; t < len(y); t++ {
+		g0, g1, p0, p1 := x.Labels[t-1], x.Labels[t], y[t-1], y[t]
+		if g0 != p0 || g1 != p1 {
+			s += trans[g0*k+g1] - trans[p0*k+p1]
+		}
+	}
+	return s
+}
+
+// AddDelta calls add(j, scale·v) for the terms (j, v) DeltaFeatures sums,
+// without building the vector (a trainers.DeltaAdder).
+func (m *Model) AddDelta(i int, y []int, scale float64, add func(j int32, v float64)) {
+	x, k := m.data[i], int32(m.k)
+	for t, attrs := range x.Attrs {
+		g, p := int32(x.Labels[t]), int32(y[t])
+		if g == p {
+			continue
+		}
+		vals := x.values(t)
+		for j, a := range attrs {
+			s := scale
+			if vals != nil {
+				s *= vals[j]
+			}
+			add(a*k+g, s)
+			add(a*k+p, -s)
+		}
+	}
+	if m.edges {
+		base := int32(m.attrs) * k
+		for t := 1; t < len(y); t++ {
+			g0, g1, p0, p1 := int32(x.Labels[t-1]), int32(x.Labels[t]), int32(y[t-1]), int32(y[t])
+			if g0 != p0 || g1 != p1 {
+				add(base+g0*k+g1, scale)
+				add(base+p0*k+p1, -scale)
+			}
+		}
+	}
+}
+
 // LossAugmented returns argmax_y s_i(y) + scale·L_i(y).
 func (m *Model) LossAugmented(i int, w []float64, scale float64) []int {
 	x := m.data[i]

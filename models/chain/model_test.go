@@ -211,13 +211,27 @@ func checkAgainstBruteForce(t *testing.T, m *Model, w []float64, s shape, cost d
 			if got, want := m.Score(i, w, y), score(y); math.Abs(got-want) > 1e-9 {
 				t.Fatalf("Score = %v, want %v", got, want)
 			}
+			want := score(x.Labels) - score(y)
+			if got := m.DeltaScore(i, w, y); math.Abs(got-want) > 1e-9 {
+				t.Fatalf("DeltaScore(%v) = %v, want %v", y, got, want)
+			}
+			m.PinScores(i, w)
+			if got := m.DeltaScore(i, w, y); math.Abs(got-want) > 1e-9 {
+				t.Fatalf("pinned DeltaScore(%v) = %v, want %v", y, got, want)
+			}
+			m.UnpinScores()
 			d := m.DeltaFeatures(i, y)
 			dense := make([]float64, m.Dim())
 			d.AddTo(dense, 1)
+			added := make([]float64, m.Dim())
+			m.AddDelta(i, y, 2, func(j int32, v float64) { added[j] += v })
 			yf := denseFeatures(m, x, y)
 			for j := range dense {
 				if math.Abs(dense[j]-(truthF[j]-yf[j])) > 1e-12 {
 					t.Fatalf("δf[%d] = %v, want %v", j, dense[j], truthF[j]-yf[j])
+				}
+				if math.Abs(added[j]-2*(truthF[j]-yf[j])) > 1e-12 {
+					t.Fatalf("AddDelta at scale 2: [%d] = %v, want %v", j, added[j], 2*(truthF[j]-yf[j]))
 				}
 			}
 		}

@@ -125,6 +125,42 @@ func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 	return m.acc.Vec()
 }
 
+// DeltaScore returns w·δf_i(y) without building δf_i(y) (a
+// trainers.DeltaScorer): over the words whose head y changes.
+func (m *Model) DeltaScore(i int, w []float64, y []int) float64 {
+	x := m.data[i]
+	var s float64
+	for d := 1; d <= x.N; d++ {
+		if y[d] == x.Heads[d] {
+			continue
+		}
+		for _, id := range x.Arcs[x.Heads[d]*(x.N+1)+d] {
+			s += w[id]
+		}
+		for _, id := range x.Arcs[y[d]*(x.N+1)+d] {
+			s -= w[id]
+		}
+	}
+	return s
+}
+
+// AddDelta calls add(j, scale·v) for the terms (j, v) DeltaFeatures sums,
+// without building the vector (a trainers.DeltaAdder).
+func (m *Model) AddDelta(i int, y []int, scale float64, add func(j int32, v float64)) {
+	x := m.data[i]
+	for d := 1; d <= x.N; d++ {
+		if y[d] == x.Heads[d] {
+			continue
+		}
+		for _, id := range x.Arcs[x.Heads[d]*(x.N+1)+d] {
+			add(id, scale)
+		}
+		for _, id := range x.Arcs[y[d]*(x.N+1)+d] {
+			add(id, -scale)
+		}
+	}
+}
+
 // LossAugmented returns argmax_y s(y) + scale·Loss(y).
 func (m *Model) LossAugmented(i int, w []float64, scale float64) []int {
 	x := m.data[i]

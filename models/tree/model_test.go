@@ -105,6 +105,16 @@ func TestModelBruteForce(t *testing.T) {
 				if d := m.DeltaFeatures(0, y).Dot(w); math.Abs(d-(score(x.Heads)-score(y))) > 1e-9 {
 					t.Fatalf("%s: w·δf(%v) = %v, want %v", name, y, d, score(x.Heads)-score(y))
 				}
+				if d := m.DeltaScore(0, w, y); math.Abs(d-(score(x.Heads)-score(y))) > 1e-9 {
+					t.Fatalf("%s: DeltaScore(%v) = %v, want %v", name, y, d, score(x.Heads)-score(y))
+				}
+				added := make([]float64, attrs)
+				m.AddDelta(0, y, -1.5, func(j int32, v float64) { added[j] += v })
+				want := make([]float64, attrs)
+				m.DeltaFeatures(0, y).AddTo(want, -1.5)
+				if !slices.Equal(added, want) {
+					t.Fatalf("%s: AddDelta(%v, −1.5) = %v, want %v", name, y, added, want)
+				}
 			}
 			// PosLearn's violators: per word, the best tree wrong there.
 			vs := m.PositionViolators(0, w, nil)
