@@ -256,6 +256,7 @@ func RunUnit(ctx context.Context, cfg *Config, plan []PlannedUnit, index int, op
 	}
 	p := plan[index]
 	u := p.Spec
+	r.releaseOthers(u.Dataset)
 	var out UnitOutcome
 	if p.CFromValidation {
 		var err error
@@ -271,6 +272,18 @@ func RunUnit(ctx context.Context, cfg *Config, plan []PlannedUnit, index int, op
 	out.Reused, err = r.claimAndRun(ctx, u)
 	out.Computed = !out.Reused && err == nil
 	return out, err
+}
+
+// releaseOthers drops the sequences and features of every dataset but the
+// named one: planning needed them all, the unit needs one, and a config
+// with several large datasets (the CoNLL'03 ablation's two feature sets,
+// three treebanks) would otherwise hold them all while it trains.
+func (r *runner) releaseOthers(name string) {
+	for _, d := range r.data {
+		if d.name != name {
+			d.seqs, d.attrs, d.values, d.arcs = nil, nil, nil, nil
+		}
+	}
 }
 
 // checkPlan replans the config and checks that the unit at index is the

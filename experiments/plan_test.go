@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,6 +28,56 @@ trainers:
   - name: perceptron
     epochs: 2
 `
+
+// twoDataConfig has two datasets, the second a column file of
+// twoDataFile's (below the data directory): a unit keeps only its own
+// dataset's data once the plan is checked (releaseOthers).
+const twoDataConfig = `name: two
+seed: 5
+datasets:
+  - name: synthetic
+    synthetic: {sequences: 30, labels: 3, min_len: 4, max_len: 8}
+  - name: tiny-ner
+    format: conll
+    path: tiny.txt
+    columns: [word, label]
+    encoding: iob2
+splits:
+  count: 2
+  train_fractions: [0.5]
+trainers:
+  - name: margin
+    C: [0.1, 1]
+  - name: poslearn
+    C: [1]
+    solver: one-slack
+`
+
+// twoDataFile writes twoDataConfig's column file into a new data
+// directory and returns the directory: 24 sentences of 2–5 tokens, names
+// (capitalised words) tagged B-/I-PER.
+func twoDataFile(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	var b strings.Builder
+	words := []string{"the", "Ann", "saw", "Bo", "Lee", "run", "a", "Cy"}
+	for s := range 24 {
+		for k := range 2 + s%4 {
+			w := words[(s*3+k)%len(words)]
+			tag := "O"
+			if w[0] >= 'A' && w[0] <= 'Z' {
+				tag = "B-PER"
+				if k > 0 && strings.HasSuffix(b.String(), "PER\n") {
+					tag = "I-PER"
+				}
+			}
+			fmt.Fprintf(&b, "%s %s\n", w, tag)
+		}
+		b.WriteString("\n")
+	}
+	writeFile(t, dir, "tiny.txt", b.String())
+	return dir
+}
 
 // configFile writes text to a config file in a new directory and loads it
 // (plans name their config file).
@@ -125,9 +176,9 @@ func TestPlanListsUnitsAndDependencies(t *testing.T) {
 
 // runPlan runs every unit of the plan in out with RunUnit, in plan order
 // (validation units first, as a job array per stage would).
-func runPlan(t *testing.T, cfg *Config, out string) []UnitOutcome {
+func runPlan(t *testing.T, cfg *Config, out, dataDir string) []UnitOutcome {
 	t.Helper()
-	plan, err := Plan(context.Background(), cfg, Options{OutDir: out})
+	plan, err := Plan(context.Background(), cfg, Options{OutDir: out, DataDir: dataDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +195,7 @@ func runPlan(t *testing.T, cfg *Config, out string) []UnitOutcome {
 	}
 	var outcomes []UnitOutcome
 	for i := range plan {
-		o, err := RunUnit(context.Background(), loaded, plan, i, Options{OutDir: out})
+		o, err := RunUnit(context.Background(), loaded, plan, i, Options{OutDir: out, DataDir: dataDir})
 		if err != nil {
 			t.Fatalf("unit %d: %v", i, err)
 		}
@@ -158,13 +209,16 @@ func runPlan(t *testing.T, cfg *Config, out string) []UnitOutcome {
 // local run's, byte for byte apart from times; grid extensions included.
 func TestRunUnitThenCollectEqualsLocalRun(t *testing.T) {
 	t.Parallel()
-	for _, text := range []string{smallConfig, gridConfig} {
+	for _, text := range []string{smallConfig, gridConfig, twoDataConfig} {
 		cfg := configFile(t, text)
-		local, out := t.TempDir(), t.TempDir()
-		if _, err := Run(context.Background(), cfg, Options{OutDir: local, Workers: 2}); err != nil {
+		local, out, data := t.TempDir(), t.TempDir(), ""
+		if text == twoDataConfig {
+			data = twoDataFile(t)
+		}
+		if _, err := Run(context.Background(), cfg, Options{OutDir: local, Workers: 2, DataDir: data}); err != nil {
 			t.Fatal(err)
 		}
-		outcomes := runPlan(t, cfg, out)
+		outcomes := runPlan(t, cfg, out, data)
 		ext := 0
 		for _, o := range outcomes {
 			if !o.Computed || o.Key == "" {
@@ -175,7 +229,7 @@ func TestRunUnitThenCollectEqualsLocalRun(t *testing.T) {
 		if cfg.Name == "grid" && ext == 0 {
 			t.Errorf("grid config: no grid extension was validated by the test units")
 		}
-		collected, err := Run(context.Background(), cfg, Options{OutDir: out, Workers: 2})
+		collected, err := Run(context.Background(), cfg, Options{OutDir: out, Workers: 2, DataDir: data})
 		if err != nil {
 			t.Fatal(err)
 		}
