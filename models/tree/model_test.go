@@ -156,8 +156,9 @@ func TestModelBruteForce(t *testing.T) {
 
 // A separable treebank: gold trees are the MAP trees of a hidden weight
 // vector. Margin scaling and PosLearn reach their objective (the true gap
-// within tolerance) and parse the training data; the perceptron and
-// k-best MIRA separate it; slack scaling and ApproxSlack are refused.
+// within tolerance, one-slack PosLearn through caches of trees) and parse
+// the training data; the perceptron and k-best MIRA separate it; slack
+// scaling and ApproxSlack are refused.
 func TestTrainersOnTrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const attrs = 30
@@ -183,6 +184,7 @@ func TestTrainersOnTrees(t *testing.T) {
 		{"margin", trainers.Values{"C": 10.0}},
 		{"poslearn", trainers.Values{"C": 10.0}},
 		{"margin", trainers.Values{"C": 10.0, "solver": "one-slack"}},
+		{"poslearn", trainers.Values{"C": 10.0, "solver": "one-slack"}}, // caches of trees (DeltaScore, AddDelta)
 		{trainers.PerceptronName, trainers.Values{"epochs": 30}},
 		{trainers.MIRAName, trainers.Values{"epochs": 30, "k": 3}},
 	} {
