@@ -59,10 +59,10 @@ func asLazy(seps []Separator) []lazySeparator {
 
 // checkLazy is checkConstraint for a lazy proposal.
 func checkLazy(p lazyProposal, dirs []lazyDir, groups int) error {
-	if math.IsNaN(p.b) || math.IsInf(p.b, 0) || p.dir < 0 || int(p.dir) >= len(dirs) {
-		return fmt.Errorf("constraint: %w", ErrNotFinite)
+	if p.dir < 0 || int(p.dir) >= len(dirs) {
+		return fmt.Errorf("constraint's direction %d outside the %d proposed", p.dir, len(dirs))
 	}
-	if s := dirs[p.dir].scale; math.IsNaN(s) || math.IsInf(s, 0) {
+	if s := dirs[p.dir].scale; math.IsNaN(p.b) || math.IsInf(p.b, 0) || math.IsNaN(s) || math.IsInf(s, 0) {
 		return fmt.Errorf("constraint: %w", ErrNotFinite)
 	}
 	if p.group < 0 || p.group >= groups {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/maxmargin/repro/decoders"
@@ -133,5 +134,28 @@ func TestLazyCachesHoldLabelings(t *testing.T) {
 	}
 	if math.Abs(lazy.j.violation-vectors.j.violation) > 1e-9*math.Max(1, math.Abs(vectors.j.violation)) {
 		t.Errorf("joint violation %v with labelings, %v with vectors", lazy.j.violation, vectors.j.violation)
+	}
+}
+
+// A lazy separator's proposals are checked as vectors' are: a margin or a
+// scale that is not finite, a group or a direction out of range.
+func TestCheckLazy(t *testing.T) {
+	t.Parallel()
+	dirs := []lazyDir{{scale: 1}, {scale: math.Inf(1)}}
+	for _, tt := range []struct {
+		name string
+		p    lazyProposal
+		want string // "" for accepted
+	}{
+		{"fine", lazyProposal{group: 2, dir: 0, b: 1}, ""},
+		{"NaN margin", lazyProposal{group: 2, dir: 0, b: math.NaN()}, "non-finite"},
+		{"infinite scale", lazyProposal{group: 2, dir: 1, b: 1}, "non-finite"},
+		{"group out of range", lazyProposal{group: 3, dir: 0, b: 1}, "outside the separator's 3 groups"},
+		{"direction out of range", lazyProposal{group: 0, dir: 2, b: 1}, "direction 2 outside the 2 proposed"},
+	} {
+		err := checkLazy(tt.p, dirs, 3)
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }
