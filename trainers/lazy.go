@@ -84,8 +84,8 @@ func (s *posLearnSeparator[Y]) separateLazy(i int, w []float64, slack func(int) 
 		if !(v.Loss > 0 && v.Loss*(1-truth+v.Score) > slack(g)) {
 			continue
 		}
-		key, ok := outputKey(v.Y, v.Loss, s.shared.key[:0])
-		s.shared.key = key
+		key, ok := outputKey(v.Y, v.Loss, s.key[:0])
+		s.key = key
 		d, found := int32(0), false
 		if ok {
 			d, found = s.dirOf[string(key)]

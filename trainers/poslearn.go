@@ -41,14 +41,17 @@ type posLearnSeparator[Y any] struct {
 	d      PositionDecoder[Y]
 	offset []int // group of (i, c) is offset[i] + c
 	buf    []PositionViolator[Y]
-	shared sharedDeltas
-	dirOf  map[string]int32 // separateLazy's directions by outputKey
+	// Scratch of separateLazy (directions by outputKey) and Separate.
+	dirOf map[string]int32
+	key   []byte
+	props []lazyProposal
+	dirs  []lazyDir
 }
 
 func (s *posLearnSeparator[Y]) Groups() int { return s.offset[len(s.offset)-1] }
 
 // fork is the same oracle over a fork of the model (see forkable), sharing
-// the read-only group offsets; buf is the fork's own.
+// the read-only group offsets; its scratch is its own.
 func (s *posLearnSeparator[Y]) fork() (Separator, error) {
 	m, err := forkModel(s.m)
 	if err != nil {
@@ -60,56 +63,28 @@ func (s *posLearnSeparator[Y]) fork() (Separator, error) {
 	return &posLearnSeparator[Y]{m: m, d: m.(PositionDecoder[Y]), offset: s.offset}, nil
 }
 
+// Separate builds the vectors of separateLazy's proposals: positions whose
+// violator is the same labeling with the same loss (every position the MAP
+// labels wrongly has it as its violator) share one L·δf_i(y) instead of a
+// copy each. The constraints are equal either way, and the copies were
+// most of what one-slack's per-instance caches held before they kept
+// labelings (a wrong labeling of a CoNLL'03 sentence differs from the
+// truth at many positions); n-slack keeps them in its working set.
 func (s *posLearnSeparator[Y]) Separate(i int, w []float64, slack func(int) float64, dst []structpred.Constraint) ([]structpred.Constraint, error) {
-	defer pinScores(s.m, i, w)()
-	truth := s.m.Score(i, w, s.m.Truth(i))
-	s.buf = s.d.PositionViolators(i, w, s.buf[:0])
-	s.shared.reset()
-	for _, v := range s.buf {
-		g := s.offset[i] + v.Position
-		// Building δf is the costly part: only do it for proposals the solver
-		// will keep (violation above the group's slack).
-		if v.Loss > 0 && v.Loss*(1-truth+v.Score) > slack(g) {
-			dst = append(dst, s.constraint(g, i, v.Y, v.Loss))
-		}
+	props, dirs, err := s.separateLazy(i, w, slack, s.props[:0], s.dirs[:0])
+	s.props, s.dirs = props, dirs
+	if err != nil {
+		return dst, err
+	}
+	vecs := make([]structpred.SparseVec, len(dirs))
+	for k, d := range dirs {
+		vecs[k] = slackConstraint(s.m, 0, i, d.y.(Y), d.scale).A
+	}
+	clear(dirs) // release the labelings
+	for _, p := range props {
+		dst = append(dst, structpred.Constraint{Group: p.group, A: vecs[p.dir], B: p.b, Loss: p.b})
 	}
 	return dst, nil
-}
-
-// constraint is slackConstraint(m, g, i, y, loss), but positions whose
-// violator is the same labeling with the same loss (every position the
-// MAP labels wrongly has it as its violator) share one L·δf_i(y) instead
-// of a copy each: the constraints are equal either way, and the copies were
-// most of what one-slack's per-instance caches held (a wrong labeling of a
-// CoNLL'03 sentence differs from the truth at many positions).
-func (s *posLearnSeparator[Y]) constraint(g, i int, y Y, loss float64) structpred.Constraint {
-	key, ok := outputKey(y, loss, s.shared.key[:0])
-	s.shared.key = key
-	if ok {
-		if a, found := s.shared.deltas[string(key)]; found {
-			return structpred.Constraint{Group: g, A: a, B: loss, Loss: loss}
-		}
-	}
-	c := slackConstraint(s.m, g, i, y, loss)
-	if ok {
-		s.shared.deltas[string(key)] = c.A
-	}
-	return c
-}
-
-// sharedDeltas holds the L·δf of the labelings one Separate call has
-// proposed, by outputKey; constraints share the vectors, which nothing
-// writes once built.
-type sharedDeltas struct {
-	deltas map[string]structpred.SparseVec
-	key    []byte
-}
-
-func (d *sharedDeltas) reset() {
-	if d.deltas == nil {
-		d.deltas = make(map[string]structpred.SparseVec)
-	}
-	clear(d.deltas)
 }
 
 // outputKey appends to dst a byte key that is equal for two outputs
