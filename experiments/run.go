@@ -346,6 +346,9 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 							Solver: t.Solver, Criterion: t.Criterion, CPerExample: t.CPerExample, Label: t.Display(), Threads: t.Threads,
 							Curves: r.cfg.Curves && phase == phaseTest,
 						}
+						if slices.Contains(trainers.LogLinearTrainers(), t.Name) {
+							u.Minimizer = trainers.LBFGSRevision
+						}
 						if r.cfg.Splits.Kind == SplitFile {
 							u.SplitHash = r.cfg.splitFile.Splits[k].Hash()
 						}

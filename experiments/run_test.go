@@ -573,6 +573,40 @@ func TestUnitKeysIgnoreSpelledOutDefaults(t *testing.T) {
 	}
 }
 
+// Log-linear units carry the CRF's L-BFGS configuration in their keys, so
+// that units trained by an earlier minimiser are recomputed, not reused;
+// the other trainers' units leave it out and keep their keys.
+func TestLogLinearUnitKeysNameTheMinimizer(t *testing.T) {
+	t.Parallel()
+	cfg := mustConfig(t, strings.Replace(smallConfig, "  - name: poslearn\n", "  - name: crf\n    C: [0.1, 1]\n  - name: entropy-margin\n    C: [0.1, 1]\n    beta: 2\n  - name: poslearn\n", 1))
+	r := &runner{cfg: cfg, data: []*preparedData{{name: "synthetic", hash: "h"}}}
+	units, err := r.plan(context.Background(), phaseValidate, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, u := range units {
+		seen[u.Trainer] = true
+		want := ""
+		if u.Trainer == trainers.CRFName || u.Trainer == trainers.EntropyMarginName {
+			want = trainers.LBFGSRevision
+		}
+		if u.Minimizer != want {
+			t.Errorf("%s unit: minimizer %q, want %q", u.Trainer, u.Minimizer, want)
+		}
+		if want != "" {
+			old := u
+			old.Minimizer = ""
+			if old.key() == u.key() {
+				t.Errorf("%s unit: the minimizer is not part of its key", u.Trainer)
+			}
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("planned trainers %v, want margin, crf, entropy-margin, poslearn", seen)
+	}
+}
+
 // C_per_example divides C by the training set size: C = c·n per example is
 // the same training as C = c on the sum, bit for bit.
 func TestRunCPerExample(t *testing.T) {

@@ -76,6 +76,10 @@ type unitSpec struct {
 	Criterion string `json:"criterion,omitempty"`
 	// CPerExample makes C weigh the mean loss (C/n) instead of the sum.
 	CPerExample bool `json:"C_per_example,omitempty"`
+	// Minimizer is the log-linear trainers' L-BFGS configuration
+	// (trainers.LBFGSRevision), so that units trained with an earlier one
+	// are recomputed, not reused; omitted for every other trainer.
+	Minimizer string `json:"minimizer,omitempty"`
 	// Curves has a test unit score the test set at every checkpoint of
 	// its training (Config.Curves); omitted when off, so every other unit
 	// keeps its key.

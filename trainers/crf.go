@@ -27,6 +27,9 @@ type CRFSettings struct {
 	C float64
 	// MaxIterations caps the L-BFGS major iterations. Default 1000.
 	MaxIterations int
+	// Memory is the number of correction pairs L-BFGS keeps. Default 6,
+	// CRFsuite's.
+	Memory int
 	// GradTol stops L-BFGS once ‖∇‖_∞ ≤ GradTol·max(1, |objective|).
 	// Default 1e-6.
 	GradTol float64
@@ -64,6 +67,9 @@ func (s CRFSettings) withDefaults() CRFSettings {
 	if s.GradTol == 0 {
 		s.GradTol = 1e-6
 	}
+	if s.Memory == 0 {
+		s.Memory = defaultLBFGSMemory
+	}
 	return s
 }
 
@@ -78,8 +84,8 @@ func (s CRFSettings) validate() error {
 		return fmt.Errorf("loss scale must be finite and ≥ 0, got %v", s.LossScale)
 	case s.Rescaling != Margin && s.Rescaling != Slack:
 		return fmt.Errorf("rescaling must be %q or %q, got %q", Margin, Slack, s.Rescaling)
-	case s.MaxIterations < 0 || !(s.GradTol >= 0):
-		return errors.New("iteration cap and gradient tolerance must not be negative")
+	case s.MaxIterations < 0 || !(s.GradTol >= 0) || s.Memory < 0:
+		return errors.New("iteration cap, gradient tolerance and L-BFGS memory must not be negative")
 	}
 	return nil
 }
@@ -265,6 +271,17 @@ func dotf(a, b []float64) float64 {
 	}
 	return s
 }
+
+// defaultLBFGSMemory is CRFsuite's default number of L-BFGS correction pairs.
+const defaultLBFGSMemory = 6
+
+// LBFGSRevision names the L-BFGS configuration that CRF trains with. It moved
+// from gonum's defaults (15 pairs, bisection line search) to CRFsuite's (6
+// pairs, Moré–Thuente), which stops at a different point within the same
+// gradient tolerance: callers that cache results (experiments' unit keys)
+// fold it into their keys so that units of the old minimiser are not
+// reused as if they were this one's.
+const LBFGSRevision = "lbfgs-m6-morethuente"
 
 // CRFName is the L2-regularised CRF's name in configs and results.
 const CRFName = "crf"

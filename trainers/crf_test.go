@@ -88,6 +88,42 @@ func TestCRFSeparatesSeparableProblem(t *testing.T) {
 	}
 }
 
+// The L-BFGS memory changes the path, not the optimum: CRFsuite's 6 pairs,
+// gonum's 15 and a single pair reach the same objective and weights at a
+// tight tolerance, and the memory is really used (the paths differ).
+func TestCRFMemoryKeepsTheOptimum(t *testing.T) {
+	t.Parallel()
+	m := noisyToy(7, 40, 3, 4)
+	train := func(memory int) *Result {
+		t.Helper()
+		res, err := CRF[int](context.Background(), m, CRFSettings{C: 3, Memory: memory, GradTol: 1e-7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Converged {
+			t.Fatalf("memory %d: not converged after %d iterations", memory, res.Iterations)
+		}
+		return res
+	}
+	ref := train(0) // the default, 6
+	iterations := map[int]bool{ref.Iterations: true}
+	for _, memory := range []int{1, 15} {
+		res := train(memory)
+		iterations[res.Iterations] = true
+		if math.Abs(res.Primal-ref.Primal) > 1e-9*ref.Primal {
+			t.Errorf("memory %d: objective %.15g, default's %.15g", memory, res.Primal, ref.Primal)
+		}
+		for j := range res.W {
+			if math.Abs(res.W[j]-ref.W[j]) > 1e-4*math.Max(1, math.Abs(ref.W[j])) {
+				t.Fatalf("memory %d: w[%d] = %v, default's %v", memory, j, res.W[j], ref.W[j])
+			}
+		}
+	}
+	if len(iterations) == 1 {
+		t.Errorf("memories 1, 6 and 15 all took %d iterations: is Memory passed to L-BFGS?", ref.Iterations)
+	}
+}
+
 // Pletscher et al., section 3.1: β alone only rescales the problem. With
 // v = βw the objective at (β, C) is (1/β²)·(the CRF objective at C·β), so
 // w_β = w_1(Cβ)/β.
