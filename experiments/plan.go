@@ -240,6 +240,39 @@ type UnitOutcome struct {
 // further, as Run would try) are validated here first, one after the
 // other, and stored, so that Run later finds every unit it needs.
 func RunUnit(ctx context.Context, cfg *Config, plan []PlannedUnit, index int, opt Options) (UnitOutcome, error) {
+	return runPlanned(ctx, cfg, plan, index, opt, func(r *runner, p PlannedUnit) (unitSpec, int, error) {
+		u := p.Spec
+		if !p.CFromValidation {
+			return u, 0, nil
+		}
+		var err error
+		var extensions int
+		u.C, extensions, err = r.chooseC(ctx, plan, p)
+		return u, extensions, err
+	})
+}
+
+// RunGridExtension runs one grid-extension validation unit into the store
+// beside the plan, as RunUnit runs a planned unit: the unit with trade-off
+// c that Run tries next for the selection group of the test unit at index,
+// given that group's validation units (and earlier extensions) in the
+// store. Extensions are in no plan line, since which ones run depends on
+// validation results; naming the group's test line and c lets another
+// process (ProcessExecutor's children) compute one, and the check that c
+// is the group's next extension keeps units no run asks for out of the
+// store.
+func RunGridExtension(ctx context.Context, cfg *Config, plan []PlannedUnit, index int, c float64, opt Options) (UnitOutcome, error) {
+	return runPlanned(ctx, cfg, plan, index, opt, func(r *runner, p PlannedUnit) (unitSpec, int, error) {
+		if p.Phase != phaseTest || !p.CFromValidation {
+			return unitSpec{}, 0, fmt.Errorf("unit %d is not a test unit whose C validation chooses, so it has no grid extensions", index)
+		}
+		return r.nextExtension(plan, p, c)
+	})
+}
+
+// runPlanned checks the plan against the config, picks the unit to run
+// from the plan's line index, and runs it (see RunUnit).
+func runPlanned(ctx context.Context, cfg *Config, plan []PlannedUnit, index int, opt Options, pick func(*runner, PlannedUnit) (unitSpec, int, error)) (UnitOutcome, error) {
 	if index < 0 || index >= len(plan) {
 		return UnitOutcome{}, fmt.Errorf("unit index %d is outside the plan (0..%d)", index, len(plan)-1)
 	}
@@ -254,16 +287,13 @@ func RunUnit(ctx context.Context, cfg *Config, plan []PlannedUnit, index int, op
 	if err := r.checkPlan(ctx, plan, index); err != nil {
 		return UnitOutcome{}, err
 	}
-	p := plan[index]
-	u := p.Spec
-	r.releaseOthers(u.Dataset)
+	r.releaseOthers(plan[index].Spec.Dataset)
 	var out UnitOutcome
-	if p.CFromValidation {
-		var err error
-		if u.C, out.Extensions, err = r.chooseC(ctx, plan, p); err != nil {
-			return UnitOutcome{}, err
-		}
+	u, extensions, err := pick(r, plan[index])
+	if err != nil {
+		return UnitOutcome{}, err
 	}
+	out.Extensions = extensions
 	out.Key, out.Name = u.key(), describe(u)
 	if _, _, err := r.cache.load(out.Key); err == nil && !opt.Force {
 		out.Cached = true
@@ -272,6 +302,34 @@ func RunUnit(ctx context.Context, cfg *Config, plan []PlannedUnit, index int, op
 	out.Reused, err = r.claimAndRun(ctx, u)
 	out.Computed = !out.Reused && err == nil
 	return out, err
+}
+
+// nextExtension returns the grid-extension unit with trade-off c of p's
+// group when it is the next one Run would try: the group's validation
+// units and the extensions before it are in the store, and validation
+// among them chose the end of the grid that c extends.
+func (r *runner) nextExtension(plan []PlannedUnit, p PlannedUnit, c float64) (unitSpec, int, error) {
+	units, results, err := r.loadValidation(plan, p)
+	if err != nil {
+		return unitSpec{}, 0, err
+	}
+	for {
+		extra := r.gridExtensions(units, results)
+		if len(extra) == 0 {
+			return unitSpec{}, 0, fmt.Errorf("validation of %s chooses a C inside its grid: no grid extension (C = %g) to run", p.Group, c)
+		}
+		next := extra[0]
+		res, _, err := r.cache.load(next.key())
+		switch {
+		case err == nil && next.C != c:
+			results[len(units)] = res
+			units = append(units, next)
+		case next.C == c:
+			return next, 0, nil
+		default:
+			return unitSpec{}, 0, fmt.Errorf("the next grid extension of %s is C = %g, not %g", p.Group, next.C, c)
+		}
+	}
 }
 
 // releaseOthers drops the sequences and features of every dataset but the
@@ -312,6 +370,42 @@ func samePlanned(a, b PlannedUnit) bool {
 // reading them from the store and validating grid extensions where the
 // trainer asks for them.
 func (r *runner) chooseC(ctx context.Context, plan []PlannedUnit, p PlannedUnit) (c float64, extensions int, err error) {
+	units, results, err := r.loadValidation(plan, p)
+	if err != nil {
+		return 0, 0, err
+	}
+	for {
+		extra := r.gridExtensions(units, results)
+		if len(extra) == 0 {
+			break
+		}
+		for _, u := range extra {
+			computed, err := r.ensure(ctx, u)
+			if err != nil {
+				return 0, extensions, fmt.Errorf("grid extension %s: %w", describe(u), err)
+			}
+			if computed {
+				extensions++
+			}
+			res, _, err := r.cache.load(u.key())
+			if err != nil {
+				return 0, extensions, err
+			}
+			results[len(units)] = res
+			units = append(units, u)
+		}
+	}
+	chosen, _ := selectParams(units, results)
+	c, ok := chosen[p.Group]
+	if !ok {
+		return 0, extensions, errors.New("no validation result chose a C") // unreachable: every dependency loaded
+	}
+	return c, extensions, nil
+}
+
+// loadValidation reads the validation units the test unit p depends on
+// from the store; an error names those that are missing.
+func (r *runner) loadValidation(plan []PlannedUnit, p PlannedUnit) ([]unitSpec, map[int]unitResult, error) {
 	var units []unitSpec
 	results := map[int]unitResult{}
 	var missing []string
@@ -326,41 +420,19 @@ func (r *runner) chooseC(ctx context.Context, plan []PlannedUnit, p PlannedUnit)
 		units = append(units, d.Spec)
 	}
 	if len(missing) > 0 {
-		return 0, 0, fmt.Errorf("test unit %d needs its validation units in the store first; not usable: %s (run them with repro unit --index)", p.Index, strings.Join(missing, ", "))
+		return nil, nil, fmt.Errorf("test unit %d needs its validation units in the store first; not usable: %s (run them with repro unit --index)", p.Index, strings.Join(missing, ", "))
 	}
-	for {
-		extra := r.gridExtensions(units, results)
-		if len(extra) == 0 {
-			break
-		}
-		for _, u := range extra {
-			if err := r.ensure(ctx, u); err != nil {
-				return 0, extensions, fmt.Errorf("grid extension %s: %w", describe(u), err)
-			}
-			res, _, err := r.cache.load(u.key())
-			if err != nil {
-				return 0, extensions, err
-			}
-			results[len(units)] = res
-			units = append(units, u)
-			extensions++
-		}
-	}
-	chosen, _ := selectParams(units, results)
-	c, ok := chosen[p.Group]
-	if !ok {
-		return 0, extensions, errors.New("no validation result chose a C") // unreachable: every dependency loaded
-	}
-	return c, extensions, nil
+	return units, results, nil
 }
 
-// ensure puts u in the store unless it is there.
-func (r *runner) ensure(ctx context.Context, u unitSpec) error {
+// ensure puts u in the store unless it is there, and reports whether it
+// computed u (rather than found it, or reused another worker's result).
+func (r *runner) ensure(ctx context.Context, u unitSpec) (computed bool, err error) {
 	if _, _, err := r.cache.load(u.key()); err == nil {
-		return nil
+		return false, nil
 	}
-	_, err := r.claimAndRun(ctx, u)
-	return err
+	reused, err := r.claimAndRun(ctx, u)
+	return err == nil && !reused, err
 }
 
 // DescribePlan summarises a plan for people: units per phase.

@@ -339,3 +339,73 @@ func TestPlanDetectsChangedConfig(t *testing.T) {
 		t.Fatalf("unit of a stale plan: %v", err)
 	}
 }
+
+// RunGridExtension computes only the extension Run would try next for the
+// group of the test line it names: other C values, validation lines and
+// groups whose validation is not in the store are refused; the next
+// extensions are computed one by one, and the test unit then chooses C
+// without computing any extension itself.
+func TestRunGridExtensionRunsTheNextOne(t *testing.T) {
+	t.Parallel()
+	cfg := configFile(t, gridConfig)
+	out := t.TempDir()
+	plan, err := Plan(context.Background(), cfg, Options{OutDir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := -1
+	for _, p := range plan {
+		if p.Phase == phaseTest && p.CFromValidation && test < 0 {
+			test = p.Index
+		}
+	}
+	if test < 0 {
+		t.Fatal("no test unit chooses its C")
+	}
+	opt := Options{OutDir: out}
+	if _, err := RunGridExtension(context.Background(), cfg, plan, test, 1e-3, opt); err == nil || !strings.Contains(err.Error(), "needs its validation units") {
+		t.Fatalf("before validation: %v", err)
+	}
+	for _, d := range plan[test].DependsOn {
+		if _, err := RunUnit(context.Background(), cfg, plan, d, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := RunGridExtension(context.Background(), cfg, plan, plan[test].DependsOn[0], 1e-3, opt); err == nil || !strings.Contains(err.Error(), "not a test unit") {
+		t.Errorf("a validation line: %v", err)
+	}
+	// Validation chose one end of [1e-5, 1e-4]: the next extension is a
+	// decade past it, and a decade past the other end is refused.
+	c, step := 1e-3, 10.0
+	if _, err := RunGridExtension(context.Background(), cfg, plan, test, c, opt); err != nil {
+		if !strings.Contains(err.Error(), "next grid extension") || !strings.Contains(err.Error(), "is C = 1e-06, not 0.001") {
+			t.Fatalf("extension C = %g: %v", c, err)
+		}
+		c, step = 1e-6, 0.1
+		if o, err := RunGridExtension(context.Background(), cfg, plan, test, c, opt); err != nil || !o.Computed {
+			t.Fatalf("extension C = %g: %+v, %v", c, o, err)
+		}
+	}
+	// Then the next, until the choice is inside (at most max_steps = 2).
+	extensions := 1
+	for ; ; extensions++ {
+		c *= step
+		o, err := RunGridExtension(context.Background(), cfg, plan, test, c, opt)
+		if err != nil {
+			if !strings.Contains(err.Error(), "no grid extension") {
+				t.Fatalf("extension C = %g: %v", c, err)
+			}
+			break
+		}
+		if !o.Computed || extensions > 2 {
+			t.Fatalf("extension %d, C = %g: %+v", extensions+1, c, o)
+		}
+	}
+	if _, err := RunGridExtension(context.Background(), cfg, plan, test, 0.5, opt); err == nil {
+		t.Error("a C off the decade ladder was computed")
+	}
+	o, err := RunUnit(context.Background(), cfg, plan, test, opt)
+	if err != nil || o.Extensions != 0 || !o.Computed {
+		t.Errorf("test unit after its extensions: %+v, %v", o, err)
+	}
+}

@@ -32,11 +32,12 @@ const LogDir = "logs"
 // in. Validation units are found in the plan by key; a test unit whose C
 // validation chooses is found by its group's test line, whose child
 // chooses C from the store with the same selection as the runner, so it
-// computes the same key. Units that are in no plan line (the grid-extension
-// validation points the runner adds after a first selection) and test
-// units some of whose validation units are not in the store (they failed:
-// the child could not choose C as the runner did) run in this process,
-// through work, as LocalExecutor runs them.
+// computes the same key. The grid-extension validation points the runner
+// adds after a first selection are in no plan line: their child gets their
+// group's test line and C (`repro unit --grid-extension C`, see
+// RunGridExtension). Units whose group has a validation unit missing from
+// the store (it failed: a child could not choose C as the runner did) run
+// in this process, through work, as LocalExecutor runs them.
 //
 // Children always get --force: the runner hands over only units it wants
 // computed (Options.Force and Options.RefreshStale included), as
@@ -75,12 +76,12 @@ func (e *ProcessExecutor) Execute(ctx context.Context, units []Unit, work Worker
 				track.Finished(u, planErr)
 				return nil
 			}
-			index, ok := e.indexOf(u)
+			index, extension, ok := e.indexOf(u)
 			if !ok {
 				track.Finished(u, work(gctx, u))
 				return nil
 			}
-			track.Finished(u, e.runChild(gctx, u, index))
+			track.Finished(u, e.runChild(gctx, u, index, extension))
 			return nil // unit errors go to the tracker, so one never stops the others
 		})
 	}
@@ -114,14 +115,12 @@ func (e *ProcessExecutor) preparePlan(ctx context.Context) error {
 	return e.planErr
 }
 
-// indexOf returns the plan line a child runs u from, or false when u must
-// run in this process (see ProcessExecutor).
-func (e *ProcessExecutor) indexOf(u Unit) (int, bool) {
+// indexOf returns the plan line a child runs u from, and whether u is a
+// grid extension of that line's group, or false when u must run in this
+// process (see ProcessExecutor).
+func (e *ProcessExecutor) indexOf(u Unit) (index int, extension bool, ok bool) {
 	if i, err := IndexOf(e.plan, u.Key); err == nil {
-		return i, true
-	}
-	if u.spec.Phase != phaseTest {
-		return 0, false // a grid extension
+		return i, false, true
 	}
 	group := groupOf(u.spec)
 	dir := filepath.Join(e.Options.withDefaults(e.Config).OutDir, "units")
@@ -131,17 +130,18 @@ func (e *ProcessExecutor) indexOf(u Unit) (int, bool) {
 		}
 		for _, d := range p.DependsOn {
 			if _, err := os.Stat((unitCache{dir: dir}).path(e.plan[d].Key)); err != nil {
-				return 0, false // the runner chose C without it; so must we
+				return 0, false, false // the runner chose C without it; so must we
 			}
 		}
-		return p.Index, true
+		return p.Index, u.spec.Phase != phaseTest, true
 	}
-	return 0, false
+	return 0, false, false
 }
 
-// runChild runs `repro unit` on the plan's line index for u, its output
+// runChild runs `repro unit` on the plan's line index for u (with
+// --grid-extension and u's C when u extends that line's grid), its output
 // going to OUT/logs/<key>.log, and checks that u is in the store after.
-func (e *ProcessExecutor) runChild(ctx context.Context, u Unit, index int) error {
+func (e *ProcessExecutor) runChild(ctx context.Context, u Unit, index int, extension bool) error {
 	out := filepath.Dir(e.planPath)
 	logPath := filepath.Join(out, LogDir, u.Key+".log")
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
@@ -153,6 +153,9 @@ func (e *ProcessExecutor) runChild(ctx context.Context, u Unit, index int) error
 	}
 	defer log.Close()
 	args := []string{"unit", "--plan", e.planPath, "--index", strconv.Itoa(index), "--force"}
+	if extension {
+		args = append(args, "--grid-extension", strconv.FormatFloat(u.spec.C, 'g', -1, 64))
+	}
 	if e.Options.DataDir != "" {
 		args = append(args, "--data", e.Options.DataDir)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,5 +79,50 @@ func TestProcessExecutor(t *testing.T) {
 	}
 	if runs := countLines(t, filepath.Join(failing, experiments.PartialDir, "runs.jsonl")); runs != 4 {
 		t.Errorf("partial/runs.jsonl has %d runs, want all 4 (unit 0's group chose among its other C)", runs)
+	}
+}
+
+// Grid-extension validation units, which no plan line holds, run in
+// children too (repro unit --grid-extension C on their group's test line),
+// so every unit the run computes has a child's log and none trains in the
+// runner, which holds every dataset; the results are a local run's.
+func TestProcessExecutorGridExtensions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "repro")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cfg := filepath.Join(dir, "units.yaml")
+	if err := os.WriteFile(cfg, []byte(slurmConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ref, out := filepath.Join(dir, "local"), filepath.Join(dir, "process")
+	if b, err := exec.Command(bin, "run", "--quiet", "--workers", "2", "--out", ref, cfg).CombinedOutput(); err != nil {
+		t.Fatalf("local run: %v\n%s", err, b)
+	}
+	b, err := exec.Command(bin, "run", "--executor", "process", "--workers", "2", "--out", out, cfg).CombinedOutput()
+	if err != nil {
+		t.Fatalf("process run: %v\n%s", err, b)
+	}
+	log := string(b)
+	var computed, cached int
+	if i := strings.Index(log, " units computed, "); i < 0 {
+		t.Fatalf("no unit count in the output:\n%s", log)
+	} else if _, err := fmt.Sscanf(log[strings.LastIndex(log[:i], " ")+1:], "%d units computed, %d from cache", &computed, &cached); err != nil {
+		t.Fatalf("unit count: %v\n%s", err, log)
+	}
+	if !strings.Contains(log, "grid extension 1") || computed <= 12 {
+		t.Fatalf("%d units computed, want the 12 planned and grid extensions:\n%s", computed, log)
+	}
+	if a, b := resultsOf(t, ref), resultsOf(t, out); !bytes.Equal(a, b) {
+		t.Errorf("results differ from a local run's:\n%s\n%s", a, b)
+	}
+	logs, _ := filepath.Glob(filepath.Join(out, experiments.LogDir, "*.log"))
+	if len(logs) != computed {
+		t.Errorf("%d child logs for %d computed units: some ran in the runner", len(logs), computed)
 	}
 }

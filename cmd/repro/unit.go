@@ -17,7 +17,10 @@ Runs one unit of a plan written by 'repro plan' into the store beside it
 (the units/ directory of the plan's directory) and exits; a unit already
 there is not computed again. A test unit first reads its group's
 validation units from the store (they must have run) and chooses C as
-'repro run' does. Any number of 'repro unit' processes, on any hosts
+'repro run' does. With --grid-extension C, the unit run is instead the
+grid-extension validation unit at C of that test unit's group: the one
+'repro run' tries next when validation chose an end of an extending
+grid. Any number of 'repro unit' processes, on any hosts
 sharing the directory, may run at once: each unit is claimed by a lock
 file (units/KEY.lock), and a worker that finds its unit claimed waits and
 then reuses the other's result.
@@ -32,6 +35,7 @@ func unitCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	key := fs.String("key", "", "the unit's key (instead of --index; test units whose C validation chooses have none)")
 	dataDir := fs.String("data", "", "data directory (default: $"+datasets.EnvDataDir+", else ./"+datasets.DefaultDataDir+")")
 	force := fs.Bool("force", false, "recompute the unit even if it is in the store")
+	extension := fs.Float64("grid-extension", 0, "run the grid-extension validation unit with this C of the group of the test unit --index names, instead of that test unit (it must be the C that repro run would try next)")
 	lockAge := fs.Duration("lock-age", experiments.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
 	quiet := fs.Bool("quiet", false, "no messages on stderr but errors")
 	args, help, err := parseFlags(fs, args, unitUsage, stdout)
@@ -72,7 +76,13 @@ func unitCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *quiet {
 		opt.Progress = nil
 	}
-	res, err := experiments.RunUnit(ctx, cfg, plan, *index, opt)
+	run := experiments.RunUnit
+	if *extension != 0 {
+		run = func(ctx context.Context, cfg *experiments.Config, plan []experiments.PlannedUnit, index int, opt experiments.Options) (experiments.UnitOutcome, error) {
+			return experiments.RunGridExtension(ctx, cfg, plan, index, *extension, opt)
+		}
+	}
+	res, err := run(ctx, cfg, plan, *index, opt)
 	if err != nil {
 		return fmt.Errorf("unit %d: %w", *index, err)
 	}
