@@ -1,6 +1,9 @@
 package decoders
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Marginals are the sum-product quantities of the Gibbs distribution
 // P(y) = exp(s(y)) / Z.
@@ -107,7 +110,6 @@ func forwardBackwardScaled(dst *Marginals, c *Chain, trans []float64, transMax f
 	n, k := c.N, c.K
 	shift := ws.shift[:n]
 	eu := grow(&ws.eu, n*k)
-	et := grow(&ws.et, k*k)
 	scale := grow(&ws.scale, n)
 	alpha := grow(&ws.a, n*k)
 	beta := grow(&ws.b, n*k)
@@ -118,15 +120,7 @@ func forwardBackwardScaled(dst *Marginals, c *Chain, trans []float64, transMax f
 			out[y] = math.Exp(v - m)
 		}
 	}
-	for j, v := range trans {
-		et[j] = math.Exp(v - transMax)
-	}
-	etT := grow(&ws.etT, k*k)
-	for a := range k {
-		for b := range k {
-			etT[b*k+a] = et[a*k+b]
-		}
-	}
+	et, etT := ws.expTransitions(trans, transMax, k)
 
 	logZ := float64(n-1) * transMax
 	for t := range n {
@@ -140,6 +134,7 @@ func forwardBackwardScaled(dst *Marginals, c *Chain, trans []float64, transMax f
 					continue
 				}
 				row := et[p*k : (p+1)*k]
+				row = row[:len(cur)]
 				for y := range cur {
 					cur[y] += a * row[y]
 				}
@@ -177,6 +172,7 @@ func forwardBackwardScaled(dst *Marginals, c *Chain, trans []float64, transMax f
 		clear(cur)
 		for q, v := range nu {
 			col := etT[q*k : (q+1)*k]
+			col = col[:len(cur)]
 			for y := range cur {
 				cur[y] += col[y] * v
 			}
@@ -186,6 +182,7 @@ func forwardBackwardScaled(dst *Marginals, c *Chain, trans []float64, transMax f
 				continue
 			}
 			row := edge[a*k : (a+1)*k]
+			row = row[:len(nu)]
 			for b, v := range nu {
 				row[b] += p * v
 			}
@@ -199,4 +196,25 @@ func forwardBackwardScaled(dst *Marginals, c *Chain, trans []float64, transMax f
 	for i, a := range alpha {
 		dst.Node[i] = a * beta[i]
 	}
+}
+
+// expTransitions returns T = exp(trans − transMax) and its transpose. A CRF
+// pass scores every instance with one transition table, so the tables of
+// the previous call are kept and reused while trans is the same (K² exps an
+// instance saved; the values are those a fresh computation gives).
+func (ws *Workspace) expTransitions(trans []float64, transMax float64, k int) (et, etT []float64) {
+	if ws.etMax == transMax && len(ws.etFor) == k*k && slices.Equal(ws.etFor, trans) {
+		return ws.et[:k*k], ws.etT[:k*k]
+	}
+	et, etT = grow(&ws.et, k*k), grow(&ws.etT, k*k)
+	for j, v := range trans {
+		et[j] = math.Exp(v - transMax)
+	}
+	for a := range k {
+		for b := range k {
+			etT[b*k+a] = et[a*k+b]
+		}
+	}
+	ws.etFor, ws.etMax = append(ws.etFor[:0], trans...), transMax
+	return et, etT
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/maxmargin/repro/decoders"
@@ -188,4 +189,36 @@ func bruteforceOrLog(c *decoders.Chain) (*decoders.Marginals, float64) {
 	}
 	m := decoders.ForwardBackwardLog(c)
 	return m, logSpaceSlack(c, m)
+}
+
+// A workspace keeps the exponentiated transitions of its last call for the
+// next call with the same table. Calls on one workspace that share a table,
+// change it in place, change K, or pass none give, bit for bit, what a
+// fresh workspace gives.
+func TestForwardBackwardTransitionCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	a, b := randChain(rng, floatScores, 6, 4), randChain(rng, floatScores, 9, 4)
+	b.Trans = a.Trans // one table for both, as in a CRF pass
+	edited := randChain(rng, floatScores, 5, 4)
+	edited.Trans = a.Trans
+	wider := randChain(rng, floatScores, 5, 5)
+	none := randChain(rng, noTrans, 5, 4)
+	ws := new(decoders.Workspace)
+	for i, step := range []struct {
+		c    *decoders.Chain
+		edit func()
+	}{
+		{c: a}, {c: b}, {c: a},
+		{c: edited, edit: func() { a.Trans[5] += 0.25 }}, // the same slice, changed in place
+		{c: wider}, {c: none}, {c: a},
+	} {
+		if step.edit != nil {
+			step.edit()
+		}
+		got := decoders.ForwardBackward(step.c, ws)
+		want := decoders.ForwardBackward(step.c, nil)
+		if got.LogZ != want.LogZ || !slices.Equal(got.Node, want.Node) || !slices.Equal(got.Edge, want.Edge) {
+			t.Errorf("call %d: a reused workspace gives %v, a fresh one %v", i, got, want)
+		}
+	}
 }
