@@ -250,7 +250,7 @@ func BenchmarkSegmentCRF(b *testing.B) {
 func encode[T any](d *preparedData, idx *features.Index, ids []int, build func(attrs [][]int32, s structpred.Sequence) T) []T {
 	out := make([]T, len(ids))
 	for j, i := range ids {
-		out[j] = build(idx.Encode(d.attrs[i]), d.seqs[i])
+		out[j] = build(idx.Encode(d.attrsOf(i)), d.seqs[i])
 	}
 	return out
 }

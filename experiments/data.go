@@ -20,7 +20,7 @@ type preparedData struct {
 	hash   string
 	labels []string
 	seqs   []structpred.Sequence
-	attrs  [][][]string // per sequence, per token: attribute strings
+	attrs  [][][]string // per sequence, per token: attribute strings (see attrsOf)
 	folds  []int        // per sequence: its fold, for fold splits
 	parts  []int        // per sequence: its fixed part (datasets.PartTrain...), for fixed splits
 	// values, for given attributes with values (datasets.Attributes.Values),
@@ -39,6 +39,35 @@ type preparedData struct {
 	// arcs, for a treebank, prepare each sentence's arc features (attrs is
 	// then empty: arc features are hashed when a unit encodes them).
 	arcs []*features.Dependency
+	// pixels, for letter images, are each sequence's tokens, whose
+	// attributes (features.Pixels of pixelDegree) attrsOf makes when asked
+	// instead of keeping them in attrs: degree 2 gives a letter about 450
+	// attribute strings, about 0.5 GB of them for the OCR corpus, which
+	// every unit held while it trained although it reads most only once,
+	// to predict its test part.
+	pixels      [][]string
+	pixelDegree int
+}
+
+// attrsOf returns the attributes of sequence i.
+func (d *preparedData) attrsOf(i int) [][]string {
+	if d.pixels == nil {
+		return d.attrs[i]
+	}
+	attrs, err := features.Pixels(d.pixels[i], d.pixelDegree)
+	if err != nil {
+		panic(err) // extract checked every sequence's tokens
+	}
+	return attrs
+}
+
+// pickAttrs returns the attributes of the sequences ids.
+func (d *preparedData) pickAttrs(ids []int) [][][]string {
+	out := make([][][]string, len(ids))
+	for j, i := range ids {
+		out[j] = d.attrsOf(i)
+	}
+	return out
 }
 
 // prepare loads every dataset and extracts its features once. Cancelling
@@ -124,11 +153,13 @@ func extract(ctx context.Context, d *preparedData, cfg *Config, corpus *datasets
 			d.attrs = append(d.attrs, intern(text.Extract(s.Tokens, s.Columns)))
 			continue
 		}
-		attrs, err := features.Pixels(s.Tokens, cfg.Features.Degree)
-		if err != nil {
+		// Degree 1 checks the tokens as degree 2 would, at a fraction of
+		// the cost; attrsOf makes the attributes.
+		if _, err := features.Pixels(s.Tokens, 1); err != nil {
 			return fmt.Errorf("sequence %s: %w", s.ID, err)
 		}
-		d.attrs = append(d.attrs, attrs)
+		d.pixels = append(d.pixels, s.Tokens)
+		d.pixelDegree = cfg.Features.Degree
 	}
 	return nil
 }

@@ -8,8 +8,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/features"
 )
 
 // writeSyntheticOCR writes a file in the OCR dataset's format: words over
@@ -111,6 +114,37 @@ func TestFoldAndPixelConfigErrors(t *testing.T) {
 	} {
 		if _, err := ParseConfig([]byte(tt.text), "ocr.yaml"); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("err = %v, want %q", err, tt.want)
+		}
+	}
+}
+
+// Letter images keep their tokens, not their attributes: attrsOf makes
+// each sequence's attributes when asked, the ones features.Pixels gives.
+func TestPixelAttributesMadeWhenAsked(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	writeSyntheticOCR(t, data)
+	for _, degree := range []int{1, 2} {
+		cfg := mustConfig(t, strings.Replace(ocrConfig, "DEGREE", fmt.Sprint(degree), 1))
+		prepared, err := prepare(context.Background(), cfg, Options{DataDir: data, DataSource: "--data"}.withDefaults(cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := prepared[0]
+		if d.attrs != nil || len(d.pixels) != len(d.seqs) || len(d.seqs) == 0 {
+			t.Fatalf("degree %d: %d attribute lists and %d token lists kept for %d sequences", degree, len(d.attrs), len(d.pixels), len(d.seqs))
+		}
+		for i := range d.seqs {
+			want, err := features.Pixels(d.pixels[i], degree)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := d.attrsOf(i); !reflect.DeepEqual(got, want) {
+				t.Fatalf("degree %d, sequence %d: attributes %v, want %v", degree, i, got, want)
+			}
+		}
+		if got := d.pickAttrs([]int{2, 0}); !reflect.DeepEqual(got, [][][]string{d.attrsOf(2), d.attrsOf(0)}) {
+			t.Errorf("degree %d: pickAttrs gives %v", degree, got)
 		}
 	}
 }

@@ -339,7 +339,7 @@ func (r *runner) nextExtension(plan []PlannedUnit, p PlannedUnit, c float64) (un
 func (r *runner) releaseOthers(name string) {
 	for _, d := range r.data {
 		if d.name != name {
-			d.seqs, d.attrs, d.values, d.arcs = nil, nil, nil, nil
+			d.seqs, d.attrs, d.values, d.arcs, d.pixels = nil, nil, nil, nil, nil
 		}
 	}
 }

@@ -26,7 +26,7 @@ func prepareTagger(task string) func(d *preparedData, u unitSpec, v trainers.Val
 		if d.values != nil {
 			values = pick(d.values, train)
 		}
-		t, err := tagger.PrepareValues(d.labels, pick(d.seqs, train), pick(d.attrs, train), values, opt)
+		t, err := tagger.PrepareValues(d.labels, pick(d.seqs, train), d.pickAttrs(train), values, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -52,7 +52,7 @@ func (f taggerFitting) predictAt(w []float64) (func(int) tagger.Prediction, erro
 
 func (f taggerFitting) predictor(m *tagger.Model) func(int) tagger.Prediction {
 	if f.d.values != nil {
-		return func(i int) tagger.Prediction { return m.PredictValues(f.d.attrs[i], f.d.values[i]) }
+		return func(i int) tagger.Prediction { return m.PredictValues(f.d.attrsOf(i), f.d.values[i]) }
 	}
-	return func(i int) tagger.Prediction { return m.PredictAttributes(f.d.attrs[i]) }
+	return func(i int) tagger.Prediction { return m.PredictAttributes(f.d.attrsOf(i)) }
 }
