@@ -23,22 +23,9 @@ func TestProcessExecutor(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	t.Parallel()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "repro")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	cfg := filepath.Join(dir, "units.yaml")
-	if err := os.WriteFile(cfg, []byte(unitConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ref, out := filepath.Join(dir, "local"), filepath.Join(dir, "process")
-	if b, err := exec.Command(bin, "run", "--quiet", "--workers", "2", "--out", ref, cfg).CombinedOutput(); err != nil {
-		t.Fatalf("local run: %v\n%s", err, b)
-	}
-	b, err := exec.Command(bin, "run", "--executor", "process", "--workers", "2", "--out", out, cfg).CombinedOutput()
-	if err != nil || !strings.Contains(string(b), "12 units computed, 0 from cache") {
-		t.Fatalf("process run: %v\n%s", err, b)
+	dir, bin, cfg, ref, out, log := localAndProcessRuns(t, unitConfig)
+	if !strings.Contains(log, "12 units computed, 0 from cache") {
+		t.Fatalf("process run:\n%s", log)
 	}
 	if a, b := resultsOf(t, ref), resultsOf(t, out); !bytes.Equal(a, b) {
 		t.Errorf("results differ from a local run's:\n%s\n%s", a, b)
@@ -66,8 +53,8 @@ func TestProcessExecutor(t *testing.T) {
 	failing := filepath.Join(dir, "failing")
 	cmd := exec.Command(bin, "run", "--executor", "process", "--workers", "2", "--out", failing, cfg)
 	cmd.Env = append(os.Environ(), unitExeEnv+"="+wrapper)
-	b, err = cmd.CombinedOutput()
-	log := string(b)
+	b, err := cmd.CombinedOutput()
+	log = string(b)
 	if err == nil || cmd.ProcessState.ExitCode() != 1 {
 		t.Fatalf("run with a failing child: %v, want exit status 1\n%s", err, log)
 	}
@@ -91,24 +78,7 @@ func TestProcessExecutorGridExtensions(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	t.Parallel()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "repro")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	cfg := filepath.Join(dir, "units.yaml")
-	if err := os.WriteFile(cfg, []byte(slurmConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ref, out := filepath.Join(dir, "local"), filepath.Join(dir, "process")
-	if b, err := exec.Command(bin, "run", "--quiet", "--workers", "2", "--out", ref, cfg).CombinedOutput(); err != nil {
-		t.Fatalf("local run: %v\n%s", err, b)
-	}
-	b, err := exec.Command(bin, "run", "--executor", "process", "--workers", "2", "--out", out, cfg).CombinedOutput()
-	if err != nil {
-		t.Fatalf("process run: %v\n%s", err, b)
-	}
-	log := string(b)
+	_, _, _, ref, out, log := localAndProcessRuns(t, slurmConfig)
 	var computed, cached int
 	if i := strings.Index(log, " units computed, "); i < 0 {
 		t.Fatalf("no unit count in the output:\n%s", log)
@@ -125,4 +95,30 @@ func TestProcessExecutorGridExtensions(t *testing.T) {
 	if len(logs) != computed {
 		t.Errorf("%d child logs for %d computed units: some ran in the runner", len(logs), computed)
 	}
+}
+
+// localAndProcessRuns builds repro into a temporary directory, writes
+// config there and runs it with --executor local into dir/local (ref) and
+// with --executor process into dir/process (out), both on 2 workers; log
+// is the process run's output.
+func localAndProcessRuns(t *testing.T, config string) (dir, bin, cfg, ref, out, log string) {
+	t.Helper()
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "repro")
+	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, b)
+	}
+	cfg = filepath.Join(dir, "units.yaml")
+	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ref, out = filepath.Join(dir, "local"), filepath.Join(dir, "process")
+	if b, err := exec.Command(bin, "run", "--quiet", "--workers", "2", "--out", ref, cfg).CombinedOutput(); err != nil {
+		t.Fatalf("local run: %v\n%s", err, b)
+	}
+	b, err := exec.Command(bin, "run", "--executor", "process", "--workers", "2", "--out", out, cfg).CombinedOutput()
+	if err != nil {
+		t.Fatalf("process run: %v\n%s", err, b)
+	}
+	return dir, bin, cfg, ref, out, string(b)
 }
