@@ -202,8 +202,9 @@ func forwardBackwardScaled(dst *Marginals, c *Chain, trans []float64, transMax f
 // pass scores every instance with one transition table, so the tables of
 // the previous call are kept and reused while trans is the same (K² exps an
 // instance saved; the values are those a fresh computation gives).
+// transMax is the maximum of trans, so equal tables have equal maxima.
 func (ws *Workspace) expTransitions(trans []float64, transMax float64, k int) (et, etT []float64) {
-	if ws.etMax == transMax && len(ws.etFor) == k*k && slices.Equal(ws.etFor, trans) {
+	if len(ws.etFor) == k*k && slices.Equal(ws.etFor, trans) {
 		return ws.et[:k*k], ws.etT[:k*k]
 	}
 	et, etT = grow(&ws.et, k*k), grow(&ws.etT, k*k)
@@ -215,6 +216,6 @@ func (ws *Workspace) expTransitions(trans []float64, transMax float64, k int) (e
 			etT[b*k+a] = et[a*k+b]
 		}
 	}
-	ws.etFor, ws.etMax = append(ws.etFor[:0], trans...), transMax
+	ws.etFor = append(ws.etFor[:0], trans...)
 	return et, etT
 }

@@ -16,9 +16,8 @@ type Workspace struct {
 	// exponentiated unaries and transitions (and their transpose)
 	shift, scale []float64
 	eu, et, etT  []float64
-	// the transition table et and etT were computed from, and its maximum
+	// the transition table et and etT were computed from
 	etFor []float64
-	etMax float64
 
 	// list-Viterbi entries, (t, y, rank) flattened
 	lScore []float64
