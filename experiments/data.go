@@ -159,8 +159,8 @@ func extract(ctx context.Context, d *preparedData, cfg *Config, corpus *datasets
 			return fmt.Errorf("sequence %s: %w", s.ID, err)
 		}
 		d.pixels = append(d.pixels, s.Tokens)
-		d.pixelDegree = cfg.Features.Degree
 	}
+	d.pixelDegree = cfg.Features.Degree
 	return nil
 }
 
