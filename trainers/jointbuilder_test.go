@@ -9,8 +9,8 @@ import (
 )
 
 // The joint constraint is the sum of the violated picks with its indices in
-// increasing order, whether the touched indices are sorted (few of them) or
-// read off the marks (many).
+// increasing order, whether few indices are touched or many (several in
+// one word of the bitset, and touches spread over many summary words).
 func TestJointBuilderSumsInIndexOrder(t *testing.T) {
 	t.Parallel()
 	const dim = 4000
@@ -18,8 +18,8 @@ func TestJointBuilderSumsInIndexOrder(t *testing.T) {
 		name         string
 		picks, width int // picks per instance, entries per constraint
 	}{
-		{"sparse: sorted", 1, 3},
-		{"dense: marks read", 4, 200},
+		{"sparse", 1, 3},
+		{"dense", 4, 200},
 	} {
 		rng := rand.New(rand.NewPCG(7, 8))
 		picks := make([][]pick, 10)
