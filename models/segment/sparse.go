@@ -6,16 +6,15 @@ import (
 	"github.com/maxmargin/repro/structpred"
 )
 
-// deltaBuilder collects the ±1 feature counts of a δf and compacts them with
-// a structpred.Accumulator. A segmentation δf has thousands of entries in
-// scattered order, and the accumulator's comparison sort of them dominated
-// PosLearn's oracle (one δf per violated span); so the entries are first
-// radix-sorted as integer keys, index<<1 | sign bit, and then added in
-// increasing index order, for which the accumulator's sort is linear.
+// deltaBuilder collects the ±1 feature counts of a δf and merges them into
+// a sparse vector. A segmentation δf has thousands of entries in scattered
+// order, and sorting them with comparisons dominated PosLearn's oracle (one
+// δf per violated span); so the entries are radix-sorted as integer keys,
+// index<<1 | sign bit, and each index's run of keys is then counted: its +1s
+// first, then its −1s. The sums are small integers, exact in any order.
 type deltaBuilder struct {
 	keys, buf []uint64
 	count     []int
-	acc       structpred.Accumulator
 }
 
 func (d *deltaBuilder) reset() { d.keys = d.keys[:0] }
@@ -29,22 +28,48 @@ func (d *deltaBuilder) add(i int32, v float64) {
 	d.keys = append(d.keys, key)
 }
 
-// vec returns the accumulated vector; dim bounds the indices.
+// vec returns the accumulated vector, without the indices whose counts
+// cancel; dim bounds the indices.
 func (d *deltaBuilder) vec(dim int) structpred.SparseVec {
 	if cap(d.buf) < len(d.keys) {
 		d.buf = make([]uint64, len(d.keys))
 	}
 	sorted, spare := radixSort(d.keys, d.buf[:len(d.keys)], uint64(dim)<<1|1, &d.count)
-	d.acc.Reset()
-	for _, key := range sorted {
-		v := 1.0
-		if key&1 != 0 {
-			v = -1
-		}
-		d.acc.Add(int32(key>>1), v)
-	}
 	d.keys, d.buf = sorted[:0], spare[:0]
-	return d.acc.Vec()
+	n := 0
+	for r := sorted; len(r) > 0; {
+		var net int
+		net, r = netCount(r)
+		if net != 0 {
+			n++
+		}
+	}
+	out := structpred.SparseVec{Idx: make([]int32, 0, n), Val: make([]float64, 0, n)}
+	for r := sorted; len(r) > 0; {
+		i := int32(r[0] >> 1)
+		var net int
+		net, r = netCount(r)
+		if net != 0 {
+			out.Idx = append(out.Idx, i)
+			out.Val = append(out.Val, float64(net))
+		}
+	}
+	return out
+}
+
+// netCount returns the +1s minus the −1s of the run of keys of sorted[0]'s
+// index, and the keys after it.
+func netCount(sorted []uint64) (int, []uint64) {
+	i, net := sorted[0]>>1, 0
+	for len(sorted) > 0 && sorted[0]>>1 == i {
+		if sorted[0]&1 == 0 {
+			net++
+		} else {
+			net--
+		}
+		sorted = sorted[1:]
+	}
+	return net, sorted
 }
 
 // radixBits is the digit width of radixSort: 2^11 counters per pass, two
