@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
@@ -38,6 +40,7 @@ func unitCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	extension := fs.Float64("grid-extension", 0, "run the grid-extension validation unit with this C of the group of the test unit --index names, instead of that test unit (it must be the C that repro run would try next)")
 	lockAge := fs.Duration("lock-age", experiments.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
 	quiet := fs.Bool("quiet", false, "no messages on stderr but errors")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the unit to this file (for go tool pprof)")
 	args, help, err := parseFlags(fs, args, unitUsage, stdout)
 	if help || err != nil {
 		return err
@@ -82,6 +85,17 @@ func unitCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return experiments.RunGridExtension(ctx, cfg, plan, index, *extension, opt)
 		}
 	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if err := stop(); err != nil {
+				fmt.Fprintf(stderr, "repro: %v\n", err)
+			}
+		}()
+	}
 	res, err := run(ctx, cfg, plan, *index, opt)
 	if err != nil {
 		return fmt.Errorf("unit %d: %w", *index, err)
@@ -101,4 +115,24 @@ func unitCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintf(stderr, "repro: unit %d, %s: %s%s; %s\n", *index, res.Name, how, ext, filepath.Join(opt.OutDir, "units", res.Key+".json"))
 	}
 	return nil
+}
+
+// startCPUProfile starts a CPU profile into path and returns its stop, which
+// writes it out.
+func startCPUProfile(path string) (stop func() error, err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		return nil
+	}, nil
 }

@@ -112,10 +112,18 @@ func TestUnitProcessesShareOneUnit(t *testing.T) {
 	if computed != 1 {
 		t.Errorf("%d workers computed unit 0, want exactly 1:\n%s", computed, strings.Join(logs, "\n"))
 	}
+	profile := filepath.Join(dir, "unit1.pprof")
 	for i := 1; i < 12; i++ {
-		if b, err := exec.Command(bin, "unit", "--plan", planPath, "--index", fmt.Sprint(i)).CombinedOutput(); err != nil {
+		args := []string{"unit", "--plan", planPath, "--index", fmt.Sprint(i)}
+		if i == 1 {
+			args = append(args, "--cpuprofile", profile)
+		}
+		if b, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
 			t.Fatalf("unit %d: %v\n%s", i, err, b)
 		}
+	}
+	if b, err := os.ReadFile(profile); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("--cpuprofile wrote no gzipped profile (%d bytes): %v", len(b), err)
 	}
 	if left, _ := filepath.Glob(filepath.Join(out, "units", "*.lock")); len(left) > 0 {
 		t.Errorf("locks left: %v", left)
