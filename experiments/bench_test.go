@@ -254,3 +254,43 @@ func encode[T any](d *preparedData, idx *features.Index, ids []int, build func(a
 	}
 	return out
 }
+
+// BenchmarkSegmentVsSequence trains every trainer on the chain and on the
+// semi-Markov model of Cora split 0 (25% train), alternating the two so that
+// a shared machine's load falls on both alike, and reports the CPU seconds
+// of each training and their ratio (segmentation / sequence).
+func BenchmarkSegmentVsSequence(b *testing.B) {
+	chainModel, segModel := benchModel(b, "cora"), benchSegmentModel(b)
+	for _, tc := range []struct {
+		trainer string
+		params  trainers.Values
+	}{
+		{trainers.Margin, trainers.Values{"C": 0.1}},
+		{trainers.Slack, trainers.Values{"C": 0.01}},
+		{trainers.ApproxSlack, trainers.Values{"C": 0.01}},
+		{trainers.PosLearn, trainers.Values{"C": 0.01}},
+		{trainers.PerceptronName, trainers.Values{"epochs": 10}},
+		{trainers.MIRAName, trainers.Values{"epochs": 10, "k": 5}},
+		{trainers.SubgradientName, trainers.Values{"epochs": 10, "C": 0.1}},
+		{trainers.CRFName, trainers.Values{"C": 10}},
+	} {
+		b.Run(tc.trainer, func(b *testing.B) {
+			var cpu [2]float64
+			for b.Loop() {
+				c0 := cputime.ProcessSeconds()
+				if _, err := trainers.Train(context.Background(), tc.trainer, trainers.Model[[]int](chainModel), tc.params); err != nil {
+					b.Fatal(err)
+				}
+				c1 := cputime.ProcessSeconds()
+				if _, err := trainers.Train(context.Background(), tc.trainer, trainers.Model[[]structpred.Segment](segModel), tc.params); err != nil {
+					b.Fatal(err)
+				}
+				cpu[0] += c1 - c0
+				cpu[1] += cputime.ProcessSeconds() - c1
+			}
+			b.ReportMetric(cpu[0]/float64(b.N), "seq-cpu-s")
+			b.ReportMetric(cpu[1]/float64(b.N), "seg-cpu-s")
+			b.ReportMetric(cpu[1]/cpu[0], "ratio")
+		})
+	}
+}
