@@ -76,7 +76,8 @@ type scratch struct {
 	marg  decoders.Marginals // LogLoss's forward-backward result
 	// LogLoss scratch: β-scaled transitions, one gradient row
 	transBuf, rowBuf []float64
-	acc              structpred.Accumulator
+	acc              structpred.Accumulator      // DeltaFeatures' scratch with real values
+	counts           structpred.CountAccumulator // and with indicator attributes
 	// pinned is 1 + the training instance whose scores chain holds at the
 	// w given to PinScores, 0 when none is pinned (see PinScores).
 	pinned int
@@ -224,10 +225,16 @@ func (m *Model) scoresAt(i int, w []float64) *decoders.Chain {
 }
 
 // DeltaFeatures returns δf_i(y) = f(x_i, y_i) − f(x_i, y). Positions labelled
-// alike contribute nothing, so only disagreements are visited.
+// alike contribute nothing, so only disagreements are visited. Indicator
+// attributes (no Values) make every term ±1, merged in linear time.
 func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 	x, k := m.data[i], m.k
+	add := m.counts.Add
+	if x.Values != nil {
+		add = m.acc.Add
+	}
 	m.acc.Reset()
+	m.counts.Reset()
 	for t, attrs := range x.Attrs {
 		if g, p := x.Labels[t], y[t]; g != p {
 			vals := x.values(t)
@@ -236,8 +243,8 @@ func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 				if vals != nil {
 					s = vals[j]
 				}
-				m.acc.Add(a*int32(k)+int32(g), s)
-				m.acc.Add(a*int32(k)+int32(p), -s)
+				add(a*int32(k)+int32(g), s)
+				add(a*int32(k)+int32(p), -s)
 			}
 		}
 	}
@@ -246,12 +253,15 @@ func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 		for t := 1; t < len(y); t++ {
 			g0, g1, p0, p1 := x.Labels[t-1], x.Labels[t], y[t-1], y[t]
 			if g0 != p0 || g1 != p1 {
-				m.acc.Add(base+int32(g0*k+g1), 1)
-				m.acc.Add(base+int32(p0*k+p1), -1)
+				add(base+int32(g0*k+g1), 1)
+				add(base+int32(p0*k+p1), -1)
 			}
 		}
 	}
-	return m.acc.Vec()
+	if x.Values != nil {
+		return m.acc.Vec()
+	}
+	return m.counts.Vec(m.Dim())
 }
 
 // DeltaScore returns w·δf_i(y) without building δf_i(y) (a

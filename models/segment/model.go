@@ -59,7 +59,7 @@ type scratch struct {
 	tok   []float64 // per-token block sums, tok[(p*attrBlocks+block)*K+c]
 	run   []float64 // running inside sums, K entries
 	ws    semimarkov.Workspace
-	delta deltaBuilder
+	delta structpred.CountAccumulator
 	viol  []semimarkov.SpanViolator
 
 	truthTok, predTok []int // per-token labels, for DeltaFeatures
@@ -355,7 +355,7 @@ func (m *Model) DeltaFeatures(i int, y []structpred.Segment) structpred.SparseVe
 	x := m.data[i]
 	m.mustSegment(x, y)
 	k := int32(m.k)
-	m.delta.reset()
+	m.delta.Reset()
 	// Inside block, token by token.
 	n := len(x.Attrs)
 	m.truthTok = tokenLabelsInto(m.truthTok, x.Segments, n)
@@ -367,8 +367,8 @@ func (m *Model) DeltaFeatures(i int, y []structpred.Segment) structpred.SparseVe
 		}
 		for _, id := range attrs {
 			if id >= 0 && int(id) < m.attrs {
-				m.delta.add(id*k+g, 1)
-				m.delta.add(id*k+c, -1)
+				m.delta.Add(id*k+g, 1)
+				m.delta.Add(id*k+c, -1)
 			}
 		}
 	}
@@ -394,7 +394,7 @@ func (m *Model) DeltaFeatures(i int, y []structpred.Segment) structpred.SparseVe
 		m.addEdges(x.Segments, 1)
 		m.addEdges(y, -1)
 	}
-	return m.delta.vec(m.Dim())
+	return m.delta.Vec(m.Dim())
 }
 
 // tokenLabelsInto is TokenLabels writing into buf.
@@ -422,7 +422,7 @@ func (m *Model) addSegment(x Instance, g structpred.Segment, v float64) {
 	attrs := func(p int, block int32) {
 		for _, id := range x.Attrs[p] {
 			if id >= 0 && int(id) < m.attrs {
-				m.delta.add(block*ak+id*k+c, v)
+				m.delta.Add(block*ak+id*k+c, v)
 			}
 		}
 	}
@@ -432,21 +432,21 @@ func (m *Model) addSegment(x Instance, g structpred.Segment, v float64) {
 	if g.Start > 0 {
 		attrs(g.Start-1, blockBefore)
 	} else {
-		m.delta.add(bnd+c, v)
+		m.delta.Add(bnd+c, v)
 	}
 	if g.End < len(x.Attrs) {
 		attrs(g.End, blockAfter)
 	} else {
-		m.delta.add(bnd+k+c, v)
+		m.delta.Add(bnd+k+c, v)
 	}
-	m.delta.add(int32(m.lengthOff()+(min(g.Len(), LengthBins)-1)*m.k)+c, v)
+	m.delta.Add(int32(m.lengthOff()+(min(g.Len(), LengthBins)-1)*m.k)+c, v)
 }
 
 // addEdges adds v times the edge features of y to the accumulator.
 func (m *Model) addEdges(y []structpred.Segment, v float64) {
 	base, prev := int32(m.edgeOff()), m.k
 	for _, g := range y {
-		m.delta.add(base+int32(prev*m.k+g.Label), v)
+		m.delta.Add(base+int32(prev*m.k+g.Label), v)
 		prev = g.Label
 	}
 }

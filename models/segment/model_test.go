@@ -539,7 +539,7 @@ func TestSlackNeedsIntegerLoss(t *testing.T) {
 	}
 }
 
-// δf at Cora-like size, where the radix-sort path of deltaBuilder is taken,
+// δf at Cora-like size, where CountAccumulator's radix sort is taken,
 // against the dense difference of feature vectors.
 func TestDeltaFeaturesLarge(t *testing.T) {
 	t.Parallel()
@@ -573,30 +573,6 @@ func TestDeltaFeaturesLarge(t *testing.T) {
 			if !slices.IsSorted(d.Idx) || slices.Contains(d.Val, 0) {
 				t.Fatalf("seed %d: δf not compact: %v", seed, d)
 			}
-		}
-	}
-}
-
-func TestRadixSort(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		n      int
-		maxKey uint64
-	}{{0, 10}, {1, 10}, {255, 1 << 20}, {256, 1 << 20}, {300, 3}, {5000, 1 << 22}, {5000, 1 << 40}, {2000, 1<<64 - 1}}
-	rng := rand.New(rand.NewPCG(1, 1))
-	var count []int
-	for _, tt := range tests {
-		keys := make([]uint64, tt.n)
-		for i := range keys {
-			keys[i] = rng.Uint64N(tt.maxKey)
-			if tt.maxKey == 1<<64-1 {
-				keys[i] = rng.Uint64()
-			}
-		}
-		want := slices.Sorted(slices.Values(keys))
-		got, spare := radixSort(keys, make([]uint64, tt.n), tt.maxKey, &count)
-		if !slices.Equal(got, want) || len(spare) != tt.n {
-			t.Errorf("n=%d maxKey=%d: radixSort wrong", tt.n, tt.maxKey)
 		}
 	}
 }

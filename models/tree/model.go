@@ -31,7 +31,7 @@ type Model struct {
 // scratch is what a Model writes while it decodes: every fork has its own.
 type scratch struct {
 	ws  mst.Workspace
-	acc structpred.Accumulator
+	acc structpred.CountAccumulator
 }
 
 // New returns a model over data with numAttrs feature ids, decoded by dec.
@@ -122,7 +122,7 @@ func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 			m.acc.Add(id, -1)
 		}
 	}
-	return m.acc.Vec()
+	return m.acc.Vec(m.Dim())
 }
 
 // DeltaScore returns w·δf_i(y) without building δf_i(y) (a

@@ -1,26 +1,25 @@
-package segment
+package structpred
 
-import (
-	"slices"
+import "slices"
 
-	"github.com/maxmargin/repro/structpred"
-)
-
-// deltaBuilder collects the ±1 feature counts of a δf and merges them into
-// a sparse vector. A segmentation δf has thousands of entries in scattered
-// order, and sorting them with comparisons dominated PosLearn's oracle (one
-// δf per violated span); so the entries are radix-sorted as integer keys,
-// index<<1 | sign bit, and each index's run of keys is then counted: its +1s
-// first, then its −1s. The sums are small integers, exact in any order.
-type deltaBuilder struct {
+// CountAccumulator is an Accumulator for entries of ±1, the differences of
+// indicator features that make up most models' δf. Its Vec returns what an
+// Accumulator's would, in linear time: a δf has thousands of entries in
+// scattered order, and sorting them with comparisons dominated the oracles
+// that build one per proposal. The entries are radix-sorted as integer keys,
+// index<<1 | sign bit, and each index's run of keys is then counted (its +1s,
+// then its −1s); the sums are small integers, exact in any order. It is
+// reusable after Reset and is meant to be owned by one goroutine.
+type CountAccumulator struct {
 	keys, buf []uint64
 	count     []int
 }
 
-func (d *deltaBuilder) reset() { d.keys = d.keys[:0] }
+// Reset empties the accumulator, keeping its storage.
+func (d *CountAccumulator) Reset() { d.keys = d.keys[:0] }
 
-// add records +1 at index i if v > 0, and −1 otherwise.
-func (d *deltaBuilder) add(i int32, v float64) {
+// Add records +1 at index i if v > 0, and −1 otherwise.
+func (d *CountAccumulator) Add(i int32, v float64) {
 	key := uint64(i) << 1
 	if v < 0 {
 		key |= 1
@@ -28,9 +27,10 @@ func (d *deltaBuilder) add(i int32, v float64) {
 	d.keys = append(d.keys, key)
 }
 
-// vec returns the accumulated vector, without the indices whose counts
-// cancel; dim bounds the indices.
-func (d *deltaBuilder) vec(dim int) structpred.SparseVec {
+// Vec returns the accumulated vector: indices sorted, counts summed and
+// indices whose counts cancel dropped. All indices must be below dim. The
+// result owns fresh storage.
+func (d *CountAccumulator) Vec(dim int) SparseVec {
 	if cap(d.buf) < len(d.keys) {
 		d.buf = make([]uint64, len(d.keys))
 	}
@@ -44,7 +44,7 @@ func (d *deltaBuilder) vec(dim int) structpred.SparseVec {
 			n++
 		}
 	}
-	out := structpred.SparseVec{Idx: make([]int32, 0, n), Val: make([]float64, 0, n)}
+	out := SparseVec{Idx: make([]int32, 0, n), Val: make([]float64, 0, n)}
 	for r := sorted; len(r) > 0; {
 		i := int32(r[0] >> 1)
 		var net int
