@@ -288,6 +288,7 @@ func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGa
 					ws.optimizeGroup(k.Group, s.QPTolerance, 50, true)
 				}
 			}
+			ws.forget()
 		}
 		// Between passes a few sweeps suffice (the next pass adds constraints
 		// anyway); once a pass adds nothing, solve to tolerance. Convergence

@@ -25,6 +25,12 @@ import (
 // another group since the group was last looked at: asking for a group's
 // slack, checking a proposal against it and optimising it right after a
 // constraint was added cost one set of dot products instead of three.
+//
+// The constraints' vectors are kept packed (see packedVec: a quarter of a
+// SparseVec's memory, with bit-identical arithmetic), so that the sweeps,
+// whose re-dots stream every vector of the working set, read less memory;
+// proposals that share one vector (PosLearn's positions) share its packed
+// copy too.
 type workingSet struct {
 	c       float64
 	w       []float64
@@ -33,12 +39,21 @@ type workingSet struct {
 	groups  map[int]*group
 	order   []int // groups in first-seen order, for deterministic sweeps
 	updates int   // pair steps taken, for reporting
+	// scratch holds a newcomer's vector densely while its Gram row is
+	// computed (zero otherwise); packed maps the proposals' vectors seen
+	// since the last forget to their packed copies.
+	scratch []float64
+	packed  map[vecKey]*packedVec
 }
 
 type constraint struct {
-	structpred.Constraint
+	a     *packedVec
+	b     float64
 	alpha float64
 }
+
+// violation returns b − w·a.
+func (c *constraint) violation(w []float64) float64 { return c.b - c.a.Dot(w) }
 
 // group is one slack group's constraints and their Gram matrix
 // gram[j][k] = a_j·a_k (groups are small, and the matrix turns each pair
@@ -58,10 +73,17 @@ type group struct {
 }
 
 func newWorkingSet(dim int, c float64) *workingSet {
-	return &workingSet{c: c, w: make([]float64, dim), groups: make(map[int]*group)}
+	return &workingSet{c: c, w: make([]float64, dim), groups: make(map[int]*group), packed: make(map[vecKey]*packedVec)}
 }
 
-// add inserts a constraint with α = 0 (so w does not move).
+// forget ends a batch of proposals: later ones are not matched with its
+// vectors by storage, which the collector may reuse once they are dropped.
+func (s *workingSet) forget() { clear(s.packed) }
+
+// add inserts a constraint with α = 0 (so w does not move). Its Gram row
+// is computed against a dense copy of its vector, in the index order and
+// with the products that the sparse merge would form (the other terms are
+// zeros), so it is bit-identical to that.
 func (s *workingSet) add(k structpred.Constraint) {
 	g, ok := s.groups[k.Group]
 	if !ok {
@@ -74,14 +96,43 @@ func (s *workingSet) add(k structpred.Constraint) {
 	}
 	g.shrunk = append(g.shrunk, false)
 	row := make([]float64, len(g.members)+1)
-	for m, j := range g.members {
-		row[m] = k.A.DotSparse(s.cons[j].A)
-		g.gram[m] = append(g.gram[m], row[m])
+	if len(g.members) > 0 {
+		if s.scratch == nil {
+			s.scratch = make([]float64, len(s.w))
+		}
+		for e, i := range k.A.Idx {
+			s.scratch[i] = k.A.Val[e]
+		}
+		for m, j := range g.members {
+			row[m] = s.cons[j].a.Dot(s.scratch)
+			g.gram[m] = append(g.gram[m], row[m])
+		}
+		for _, i := range k.A.Idx {
+			s.scratch[i] = 0
+		}
 	}
 	row[len(g.members)] = k.A.SquaredNorm()
 	g.gram = append(g.gram, row)
 	g.members = append(g.members, len(s.cons))
-	s.cons = append(s.cons, constraint{Constraint: k})
+	s.cons = append(s.cons, constraint{a: s.pack(k.A), b: k.B})
+}
+
+// pack returns the packed copy of a, shared with the proposals of the
+// current batch whose vector is a's storage.
+func (s *workingSet) pack(a structpred.SparseVec) *packedVec {
+	if len(a.Idx) == 0 || len(a.Val) == 0 {
+		p := new(packedVec)
+		packVec(p, a)
+		return p
+	}
+	key := vecKey{&a.Idx[0], &a.Val[0], len(a.Idx)}
+	if p, ok := s.packed[key]; ok {
+		return p
+	}
+	p := new(packedVec)
+	packVec(p, a)
+	s.packed[key] = p
+	return p
 }
 
 // refresh makes g's cached violations exact at the current w, re-dotting its
@@ -92,7 +143,7 @@ func (s *workingSet) refresh(g *group) {
 	}
 	g.grad = g.grad[:0]
 	for _, j := range g.members {
-		g.grad = append(g.grad, s.cons[j].Violation(s.w))
+		g.grad = append(g.grad, s.cons[j].violation(s.w))
 	}
 	g.at, g.partial = s.version, false
 }
@@ -110,7 +161,7 @@ func (s *workingSet) refreshLive(g *group) {
 			g.partial = true
 			continue
 		}
-		g.grad[k] = s.cons[j].Violation(s.w)
+		g.grad[k] = s.cons[j].violation(s.w)
 	}
 	g.at = s.version
 }
@@ -224,7 +275,7 @@ func (s *workingSet) pairSteps(g *group, tol float64, maxSteps int) int {
 			c := &s.cons[idx[up]]
 			c.alpha += t
 			sum += t
-			c.A.AddTo(s.w, t)
+			c.a.AddTo(s.w, t)
 			for k := range grad {
 				grad[k] -= t * g.gram[k][up]
 			}
@@ -237,7 +288,7 @@ func (s *workingSet) pairSteps(g *group, tol float64, maxSteps int) int {
 				sum -= c.alpha
 				c.alpha = 0
 			}
-			c.A.AddTo(s.w, -t)
+			c.a.AddTo(s.w, -t)
 			for k := range grad {
 				grad[k] += t * g.gram[k][down]
 			}
@@ -256,7 +307,7 @@ func (s *workingSet) objectives() (primal, dual float64) {
 	}
 	var ab, xiSum float64
 	for _, c := range s.cons {
-		ab += c.alpha * c.B
+		ab += c.alpha * c.b
 	}
 	for _, g := range s.order {
 		xiSum += s.slack(g)
