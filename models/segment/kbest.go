@@ -14,7 +14,7 @@ import (
 // longer segment is never among them. Each segmentation is a fresh slice.
 func (m *Model) KBest(i int, w []float64, scale float64, k int) [][]structpred.Segment {
 	x := m.data[i]
-	best := semimarkov.LossAugmentedKBest(m.scores(x, w), x.Segments, m.loss, scale, k, &m.ws)
+	best := semimarkov.LossAugmentedKBest(m.scoresAt(i, w), x.Segments, m.loss, scale, k, &m.ws)
 	ys := make([][]structpred.Segment, len(best))
 	for j, r := range best {
 		ys[j] = r.Segments

@@ -64,6 +64,10 @@ type scratch struct {
 
 	truthTok, predTok []int // per-token labels, for DeltaFeatures
 
+	// pinned is 1 + the training instance whose tables sc holds at the w
+	// given to PinScores, 0 when none is pinned (see PinScores).
+	pinned int
+
 	// LogLoss: β-tempered score tables, the posteriors, and the per-token
 	// aggregates of the segment probabilities that the expected features
 	// are read from
@@ -205,8 +209,31 @@ func (m *Model) Loss(i int, y []structpred.Segment) float64 {
 	return m.loss.Of(m.data[i].Segments, y)
 }
 
+// PinScores keeps training instance i's score tables at w until
+// UnpinScores or the tables of another input are computed: the oracles that
+// decode one instance many times at one w (ApproxSlack's λ search, exact
+// slack's loss counts, PosLearn's violators) then build them once
+// (trainers.ScorePinner). The caller must not change w meanwhile.
+func (m *Model) PinScores(i int, w []float64) {
+	m.scores(m.data[i], w)
+	m.pinned = i + 1
+}
+
+// UnpinScores ends PinScores.
+func (m *Model) UnpinScores() { m.pinned = 0 }
+
+// scoresAt returns training instance i's score tables at w: the pinned ones
+// if i is pinned.
+func (m *Model) scoresAt(i int, w []float64) *semimarkov.Scores {
+	if m.pinned == i+1 {
+		return &m.sc
+	}
+	return m.scores(m.data[i], w)
+}
+
 // scores fills the model's score tables for x under w.
 func (m *Model) scores(x Instance, w []float64) *semimarkov.Scores {
+	m.pinned = 0 // the tables are about to hold other scores
 	n, k, l, a := len(x.Attrs), m.k, m.maxLen, m.attrs
 	const bk = attrBlocks
 	tok := grow(&m.tok, n*bk*k)
@@ -455,7 +482,7 @@ func (m *Model) addEdges(y []structpred.Segment, v float64) {
 // with segments of length ≤ MaxLen.
 func (m *Model) LossAugmented(i int, w []float64, scale float64) []structpred.Segment {
 	x := m.data[i]
-	return semimarkov.LossAugmented(m.scores(x, w), x.Segments, m.loss, scale, &m.ws).Segments
+	return semimarkov.LossAugmented(m.scoresAt(i, w), x.Segments, m.loss, scale, &m.ws).Segments
 }
 
 // BestExcluding returns argmax_{y≠y_i} s_i(y) + scale·L_i(y). When the truth
@@ -463,7 +490,7 @@ func (m *Model) LossAugmented(i int, w []float64, scale float64) []structpred.Se
 // loss-augmented MAP.
 func (m *Model) BestExcluding(i int, w []float64, scale float64) ([]structpred.Segment, bool) {
 	x := m.data[i]
-	r, ok := semimarkov.BestExcluding(m.scores(x, w), x.Segments, m.loss, scale, &m.ws)
+	r, ok := semimarkov.BestExcluding(m.scoresAt(i, w), x.Segments, m.loss, scale, &m.ws)
 	return r.Segments, ok
 }
 
@@ -480,7 +507,7 @@ func (m *Model) CanCountLoss() error {
 // and its score (−Inf when no segmentation has loss v).
 func (m *Model) BestPerLoss(i int, w []float64) ([][]structpred.Segment, []float64, error) {
 	x := m.data[i]
-	best, err := semimarkov.LossCount(m.scores(x, w), x.Segments, m.loss, &m.ws)
+	best, err := semimarkov.LossCount(m.scoresAt(i, w), x.Segments, m.loss, &m.ws)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -512,7 +539,7 @@ func (m *Model) Positions(i int) int {
 // segment's loss; spans whose best value is not positive are omitted.
 func (m *Model) PositionViolators(i int, w []float64, dst []structpred.PositionViolator[[]structpred.Segment]) []structpred.PositionViolator[[]structpred.Segment] {
 	x := m.data[i]
-	sm := semimarkov.ComputeSpanMarginals(m.scores(x, w), &m.ws)
+	sm := semimarkov.ComputeSpanMarginals(m.scoresAt(i, w), &m.ws)
 	// The truth's score comes from the features: it may not fit the tables.
 	m.viol = sm.Violators(x.Segments, m.loss, m.score(x, w, x.Segments), m.viol[:0])
 	for _, v := range m.viol {
