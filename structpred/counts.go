@@ -36,40 +36,24 @@ func (d *CountAccumulator) Vec(dim int) SparseVec {
 	}
 	sorted, spare := radixSort(d.keys, d.buf[:len(d.keys)], uint64(dim)<<1|1, &d.count)
 	d.keys, d.buf = sorted[:0], spare[:0]
+	// One pass writes each index's net count over the sorted keys in place
+	// (there are at most as many indices as keys); then they are copied out.
 	n := 0
-	for r := sorted; len(r) > 0; {
-		var net int
-		net, r = netCount(r)
+	for r := 0; r < len(sorted); {
+		i, net := sorted[r]>>1, int64(0)
+		for ; r < len(sorted) && sorted[r]>>1 == i; r++ {
+			net += 1 - 2*int64(sorted[r]&1)
+		}
 		if net != 0 {
+			sorted[n] = i<<32 | uint64(uint32(int32(net)))
 			n++
 		}
 	}
-	out := SparseVec{Idx: make([]int32, 0, n), Val: make([]float64, 0, n)}
-	for r := sorted; len(r) > 0; {
-		i := int32(r[0] >> 1)
-		var net int
-		net, r = netCount(r)
-		if net != 0 {
-			out.Idx = append(out.Idx, i)
-			out.Val = append(out.Val, float64(net))
-		}
+	out := SparseVec{Idx: make([]int32, n), Val: make([]float64, n)}
+	for e, kv := range sorted[:n] {
+		out.Idx[e], out.Val[e] = int32(kv>>32), float64(int32(uint32(kv)))
 	}
 	return out
-}
-
-// netCount returns the +1s minus the −1s of the run of keys of sorted[0]'s
-// index, and the keys after it.
-func netCount(sorted []uint64) (int, []uint64) {
-	i, net := sorted[0]>>1, 0
-	for len(sorted) > 0 && sorted[0]>>1 == i {
-		if sorted[0]&1 == 0 {
-			net++
-		} else {
-			net--
-		}
-		sorted = sorted[1:]
-	}
-	return net, sorted
 }
 
 // radixBits is the digit width of radixSort: 2^11 counters per pass, two

@@ -79,7 +79,9 @@ type Model[Y any] interface {
 	Dim() int
 	// Truth returns the correct labeling y_i of instance i.
 	Truth(i int) Y
-	// DeltaFeatures returns δf_i(y) = f(x_i, y_i) − f(x_i, y).
+	// DeltaFeatures returns δf_i(y) = f(x_i, y_i) − f(x_i, y), in storage
+	// of its own that the caller keeps and may change (the cutting-plane
+	// working sets hold it; slack scaling scales it in place).
 	DeltaFeatures(i int, y Y) SparseVec
 	// Loss returns L_i(y) ≥ 0, zero for the truth.
 	Loss(i int, y Y) float64

@@ -170,7 +170,11 @@ func newSlackSeparatorFor[Y any](m Model[Y], epsilon float64, criterion string) 
 
 // slackConstraint builds the slack-scaled constraint L·w·δf ≥ L − ξ_g.
 func slackConstraint[Y any](m Model[Y], group, i int, y Y, loss float64) structpred.Constraint {
-	return structpred.Constraint{Group: group, A: m.DeltaFeatures(i, y).Scaled(loss), B: loss, Loss: loss}
+	a := m.DeltaFeatures(i, y) // the caller's own storage: scaled in place
+	for k := range a.Val {
+		a.Val[k] *= loss
+	}
+	return structpred.Constraint{Group: group, A: a, B: loss, Loss: loss}
 }
 
 // slackSeparator is exact slack scaling: it scans the best labeling of
