@@ -25,17 +25,61 @@ package mst
 // contracted one at a time, the first found when following best arcs from
 // the live nodes in increasing id order; a supernode's rescored arcs take
 // the first best cycle member in cycle order.
+//
+// After a contraction only the supernode needs a full search for its best
+// incoming arc; every other node keeps its best arc or takes the
+// supernode's (see rechoose), which gives the same tree as searching every
+// node again in O(m) instead of O(m²) a contraction. The first round's
+// best arcs are kept in ws.first for chuLiuEdmondsWithout.
 func chuLiuEdmonds(table []float64, m int, singleRoot bool, heads []int, ws *Workspace) bool {
+	return cleDecode(table, m, singleRoot, heads, ws, -1, false)
+}
+
+// chuLiuEdmondsWithout is chuLiuEdmonds on a table that differs from the
+// one of the last chuLiuEdmonds call with ws only in arc, now absent. The
+// first round's best arcs are then those of that call but at arc's
+// dependent, if arc was its best (removing an arc that was not the maximum
+// does not change a maximum): an O(m) first round instead of O(m²), for
+// PositionViolators' decodes with one true arc disabled each.
+func chuLiuEdmondsWithout(table []float64, m int, singleRoot bool, heads []int, ws *Workspace, arc int) bool {
+	return cleDecode(table, m, singleRoot, heads, ws, arc, false)
+}
+
+// cleDecode is chuLiuEdmonds (without < 0) or chuLiuEdmondsWithout; with
+// full every node's best arc is searched afresh in every round (the
+// reference the shortcuts are tested against).
+func cleDecode(table []float64, m int, singleRoot bool, heads []int, ws *Workspace, without int, full bool) bool {
 	c := newCLE(table, m, singleRoot, ws)
-	for {
+	if without >= 0 && !full {
+		copy(c.best[:m], ws.first[:m])
+		if h, d := int32(without/m), int32(without%m); c.best[d] == h {
+			if c.best[d] = c.bestInto(d); c.best[d] < 0 {
+				return false
+			}
+		}
+	} else {
 		if !c.chooseBest() {
 			return false
 		}
+		if without < 0 {
+			ws.first = append(ws.first[:0], c.best[:m]...)
+		}
+	}
+	for {
 		cycle := c.findCycle()
 		if cycle == nil {
 			break
 		}
-		c.contract(cycle)
+		s := c.contract(cycle)
+		ok := false
+		if full {
+			ok = c.chooseBest()
+		} else {
+			ok = c.rechoose(s)
+		}
+		if !ok {
+			return false
+		}
 	}
 	c.expand(heads)
 	return true
@@ -107,28 +151,77 @@ func (c *cle) better(i, j int) bool {
 // has a usable incoming arc.
 func (c *cle) chooseBest() bool {
 	for _, v := range c.live[1:] {
-		b := int32(-1)
-		for _, u := range c.live {
-			if u == v {
-				continue
-			}
-			i := int(u)*c.stride + int(v)
-			if b < 0 {
-				if c.w[i] != absent {
-					b = u
-				}
-				continue
-			}
-			j := int(b)*c.stride + int(v)
-			if c.better(i, j) || (!c.better(j, i) && c.arc[i] < c.arc[j]) {
-				b = u
-			}
-		}
+		b := c.bestInto(v)
 		if b < 0 {
 			return false
 		}
 		c.best[v] = b
 	}
+	return true
+}
+
+// bestInto returns the live node whose arc into v is best, or −1 if none
+// is usable: the highest (key, score), and among equals the smallest
+// original arc, which makes it a maximum over a total order, the same in
+// whatever order the nodes are visited.
+func (c *cle) bestInto(v int32) int32 {
+	b := int32(-1)
+	for _, u := range c.live {
+		if u == v {
+			continue
+		}
+		i := int(u)*c.stride + int(v)
+		if b < 0 {
+			if c.w[i] != absent {
+				b = u
+			}
+			continue
+		}
+		if c.beats(i, int(b)*c.stride+int(v)) {
+			b = u
+		}
+	}
+	return b
+}
+
+// beats reports whether arc i is preferred to arc j into the same node.
+func (c *cle) beats(i, j int) bool {
+	return c.better(i, j) || (!c.better(j, i) && c.arc[i] < c.arc[j])
+}
+
+// rechoose brings best up to date after contract made supernode s: for a
+// node whose best head was not in the cycle, the candidates lost the
+// cycle's members, which it beat, and gained s, so it is the better of
+// its best and s. A node whose best head was in the cycle takes s if s's
+// arc to it stands for the same original arc; otherwise (an exact tie
+// within the cycle: s's arc carries the first best member in cycle order,
+// not the smallest original arc, so a tied outsider may now win) it is
+// searched again, as is s itself. It reports whether s has a usable
+// incoming arc.
+func (c *cle) rechoose(s int32) bool {
+	for _, u := range c.live[1:] {
+		if u == s {
+			continue
+		}
+		if c.color[c.best[u]] == -2 { // its best head was in the cycle
+			// s's arc to u is the first best of the cycle's arcs to u: if
+			// it is the one u had, it still beats every outsider.
+			if c.arc[int(s)*c.stride+int(u)] == c.arc[int(c.best[u])*c.stride+int(u)] {
+				c.best[u] = s
+			} else if c.best[u] = c.bestInto(u); c.best[u] < 0 {
+				return false // cannot happen: s's arc to u is usable
+			}
+			continue
+		}
+		if c.beats(int(s)*c.stride+int(u), int(c.best[u])*c.stride+int(u)) {
+			c.best[u] = s
+		}
+	}
+	b := c.bestInto(s)
+	if b < 0 {
+		return false
+	}
+	c.best[s] = b
 	return true
 }
 
@@ -159,9 +252,9 @@ func (c *cle) findCycle() []int32 {
 	return nil
 }
 
-// contract replaces the cycle by a new supernode and records it for
-// expansion.
-func (c *cle) contract(cycle []int32) {
+// contract replaces the cycle by a new supernode, which it returns, and
+// records it for expansion. The cycle's members are left colored −2.
+func (c *cle) contract(cycle []int32) int32 {
 	ws := c.ws
 	s := int32(c.m + len(ws.cycOff)) // fresh id
 	ws.cycOff = append(ws.cycOff, int32(len(ws.cyc)-len(cycle)))
@@ -207,6 +300,7 @@ func (c *cle) contract(cycle []int32) {
 	c.w[srow+int(s)] = absent
 	c.live = append(c.live[:n], s)
 	c.color[s] = 0
+	return s
 }
 
 // expand writes the heads of the original nodes: the best arcs of the final

@@ -46,6 +46,15 @@ func (dec Decoder) decode(table []float64, m int, heads []int, ws *Workspace) bo
 	return chuLiuEdmonds(table, m, dec.SingleRoot, heads, ws)
 }
 
+// decodeWithout is decode on a table that differs from the one of the last
+// decode with ws only in arc, now absent.
+func (dec Decoder) decodeWithout(table []float64, m int, heads []int, ws *Workspace, arc int) bool {
+	if dec.Projective {
+		return eisner(table, m, dec.SingleRoot, heads, ws)
+	}
+	return chuLiuEdmondsWithout(table, m, dec.SingleRoot, heads, ws, arc)
+}
+
 // Decode returns the highest-scoring tree (MAP). With a reused Workspace
 // the only allocation is the returned head vector.
 func (dec Decoder) Decode(g *Graph, ws *Workspace) Tree {
@@ -108,15 +117,21 @@ func (dec Decoder) BestWrongAt(g *Graph, d, head int, ws *Workspace) (t Tree, ok
 	m := g.N + 1
 	table := grow(&ws.table, m*m)
 	copy(table, g.Score)
-	return dec.bestWithout(g.Score, table, m, head*m+d, ws)
+	return dec.bestWithout(g.Score, table, m, head*m+d, ws, false)
 }
 
 // bestWithout decodes table with entry arc disabled, restores it from
-// score, and scores the result on score.
-func (dec Decoder) bestWithout(score, table []float64, m, arc int, ws *Workspace) (Tree, bool) {
+// score, and scores the result on score. afterMAP says that the last
+// decode with ws was of score itself.
+func (dec Decoder) bestWithout(score, table []float64, m, arc int, ws *Workspace, afterMAP bool) (Tree, bool) {
 	table[arc] = absent
 	heads := make([]int, m)
-	ok := dec.decode(table, m, heads, ws)
+	var ok bool
+	if afterMAP {
+		ok = dec.decodeWithout(table, m, heads, ws, arc)
+	} else {
+		ok = dec.decode(table, m, heads, ws)
+	}
 	table[arc] = score[arc]
 	if !ok {
 		return Tree{}, false
@@ -157,7 +172,7 @@ func (dec Decoder) PositionViolators(g *Graph, truth []int, ws *Workspace, dst [
 			table = grow(&ws.table, m*m)
 			copy(table, g.Score)
 		}
-		if t, ok := dec.bestWithout(g.Score, table, m, truth[d]*m+d, ws); ok {
+		if t, ok := dec.bestWithout(g.Score, table, m, truth[d]*m+d, ws, true); ok {
 			dst = append(dst, Violator{Position: d, Tree: t, Loss: Loss(truth, t.Heads)})
 		}
 	}
