@@ -298,3 +298,35 @@ func TestInstanceCacheSharesOnlyTheSameVector(t *testing.T) {
 		}
 	}
 }
+
+// The n-slack working set packs each proposal's vector once per batch:
+// constraints of one oracle call that share a vector (PosLearn's positions)
+// share its packed copy, and after forget a vector at the same storage is
+// packed afresh (the collector may have reused it). Violations and Gram
+// entries are those of the unpacked vectors.
+func TestWorkingSetSharesPackedVectors(t *testing.T) {
+	t.Parallel()
+	shared := vec([]int32{0, 2}, []float64{1, -2})
+	other := vec([]int32{1, 2}, []float64{3, 1})
+	ws := newWorkingSet(3, 1)
+	ws.add(structpred.Constraint{Group: 0, A: shared, B: 1})
+	ws.add(structpred.Constraint{Group: 1, A: shared, B: 2})
+	ws.add(structpred.Constraint{Group: 1, A: other, B: 1})
+	if ws.cons[0].a != ws.cons[1].a || ws.cons[1].a == ws.cons[2].a {
+		t.Fatalf("packed copies: shared %p %p, other %p", ws.cons[0].a, ws.cons[1].a, ws.cons[2].a)
+	}
+	ws.forget()
+	ws.add(structpred.Constraint{Group: 2, A: shared, B: 1})
+	if ws.cons[3].a == ws.cons[0].a {
+		t.Error("a vector proposed after forget shares the earlier batch's packed copy")
+	}
+	w := []float64{0.5, -1, 2}
+	for j, k := range []structpred.Constraint{{A: shared, B: 1}, {A: shared, B: 2}, {A: other, B: 1}, {A: shared, B: 1}} {
+		if got, want := ws.cons[j].violation(w), k.Violation(w); got != want {
+			t.Errorf("constraint %d: violation %v, want %v", j, got, want)
+		}
+	}
+	if got, want := ws.groups[1].gram[0][1], shared.DotSparse(other); got != want {
+		t.Errorf("Gram entry %v, want %v", got, want)
+	}
+}
