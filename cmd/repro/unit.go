@@ -41,6 +41,7 @@ func unitCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	lockAge := fs.Duration("lock-age", experiments.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
 	quiet := fs.Bool("quiet", false, "no messages on stderr but errors")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the unit to this file (for go tool pprof)")
+	memProfile := fs.String("memprofile", "", "write a heap profile to this file when the unit ends (for go tool pprof; -sample_index=alloc_space shows what the unit allocated)")
 	args, help, err := parseFlags(fs, args, unitUsage, stdout)
 	if help || err != nil {
 		return err
@@ -100,6 +101,11 @@ func unitCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return fmt.Errorf("unit %d: %w", *index, err)
 	}
+	if *memProfile != "" {
+		if err := writeHeapProfile(*memProfile); err != nil {
+			return err
+		}
+	}
 	if !*quiet {
 		how := "computed"
 		switch {
@@ -135,4 +141,21 @@ func startCPUProfile(path string) (stop func() error, err error) {
 		}
 		return nil
 	}, nil
+}
+
+// writeHeapProfile writes the heap profile (allocations since the start,
+// and what is live after a collection) to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--memprofile: %w", err)
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("--memprofile %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--memprofile: %w", err)
+	}
+	return nil
 }

@@ -112,18 +112,23 @@ func TestUnitProcessesShareOneUnit(t *testing.T) {
 	if computed != 1 {
 		t.Errorf("%d workers computed unit 0, want exactly 1:\n%s", computed, strings.Join(logs, "\n"))
 	}
-	profile := filepath.Join(dir, "unit1.pprof")
+	profile, heapProfile := filepath.Join(dir, "unit1.pprof"), filepath.Join(dir, "unit2.heap")
 	for i := 1; i < 12; i++ {
 		args := []string{"unit", "--plan", planPath, "--index", fmt.Sprint(i)}
-		if i == 1 {
+		switch i {
+		case 1:
 			args = append(args, "--cpuprofile", profile)
+		case 2:
+			args = append(args, "--memprofile", heapProfile)
 		}
 		if b, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
 			t.Fatalf("unit %d: %v\n%s", i, err, b)
 		}
 	}
-	if b, err := os.ReadFile(profile); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		t.Errorf("--cpuprofile wrote no gzipped profile (%d bytes): %v", len(b), err)
+	for flag, path := range map[string]string{"--cpuprofile": profile, "--memprofile": heapProfile} {
+		if b, err := os.ReadFile(path); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Errorf("%s wrote no gzipped profile (%d bytes): %v", flag, len(b), err)
+		}
 	}
 	if left, _ := filepath.Glob(filepath.Join(out, "units", "*.lock")); len(left) > 0 {
 		t.Errorf("locks left: %v", left)
