@@ -18,7 +18,7 @@ type CountAccumulator struct {
 // Reset empties the accumulator, keeping its storage.
 func (d *CountAccumulator) Reset() { d.keys = d.keys[:0] }
 
-// Add records +1 at index i if v > 0, and −1 otherwise.
+// Add records −1 at index i if v < 0, and +1 otherwise.
 func (d *CountAccumulator) Add(i int32, v float64) {
 	key := uint64(i) << 1
 	if v < 0 {

@@ -30,24 +30,19 @@ package mst
 // incoming arc; every other node keeps its best arc or takes the
 // supernode's (see rechoose), which gives the same tree as searching every
 // node again in O(m) instead of O(m²) a contraction. The first round's
-// best arcs are kept in ws.first for chuLiuEdmondsWithout.
+// best arcs are kept in ws.first for cleDecode's decodes without one arc.
 func chuLiuEdmonds(table []float64, m int, singleRoot bool, heads []int, ws *Workspace) bool {
 	return cleDecode(table, m, singleRoot, heads, ws, -1, false)
 }
 
-// chuLiuEdmondsWithout is chuLiuEdmonds on a table that differs from the
-// one of the last chuLiuEdmonds call with ws only in arc, now absent. The
-// first round's best arcs are then those of that call but at arc's
-// dependent, if arc was its best (removing an arc that was not the maximum
-// does not change a maximum): an O(m) first round instead of O(m²), for
-// PositionViolators' decodes with one true arc disabled each.
-func chuLiuEdmondsWithout(table []float64, m int, singleRoot bool, heads []int, ws *Workspace, arc int) bool {
-	return cleDecode(table, m, singleRoot, heads, ws, arc, false)
-}
-
-// cleDecode is chuLiuEdmonds (without < 0) or chuLiuEdmondsWithout; with
-// full every node's best arc is searched afresh in every round (the
-// reference the shortcuts are tested against).
+// cleDecode is chuLiuEdmonds when without < 0. Otherwise the table must
+// differ from the one of the last chuLiuEdmonds call with ws only in entry
+// without, now absent: the first round's best arcs are then that call's,
+// but at the arc's dependent if the arc was its best (removing an arc that
+// was not the maximum does not change a maximum), an O(m) first round
+// instead of O(m²) for PositionViolators' decodes with one true arc
+// disabled each. With full every node's best arc is searched afresh in
+// every round (the reference the shortcuts are tested against).
 func cleDecode(table []float64, m int, singleRoot bool, heads []int, ws *Workspace, without int, full bool) bool {
 	c := newCLE(table, m, singleRoot, ws)
 	if without >= 0 && !full {

@@ -9,10 +9,10 @@ import (
 // The two shortcuts of Chu-Liu/Edmonds give the tree, and the failures,
 // that searching every node's best arc afresh in every round gives: the
 // update after a contraction (rechoose), and the first round of a decode
-// with one arc disabled taken from the decode without it
-// (chuLiuEdmondsWithout), tried for every arc. The graphs have many exact
-// ties (small integer scores), unusable arcs and both root policies, where
-// the tie-breaking of the shortcuts could part from the full search.
+// with one arc disabled taken from the decode without it (cleDecode's
+// without), tried for every arc. The graphs have many exact ties (small
+// integer scores), unusable arcs and both root policies, where the
+// tie-breaking of the shortcuts could part from the full search.
 func TestCLEShortcutsMatchFullSearch(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(21, 22))

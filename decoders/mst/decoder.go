@@ -40,19 +40,17 @@ func (dec Decoder) String() string {
 
 // decode runs the selected algorithm on an (N+1)² table into heads.
 func (dec Decoder) decode(table []float64, m int, heads []int, ws *Workspace) bool {
-	if dec.Projective {
-		return eisner(table, m, dec.SingleRoot, heads, ws)
-	}
-	return chuLiuEdmonds(table, m, dec.SingleRoot, heads, ws)
+	return dec.decodeWithout(table, m, heads, ws, -1)
 }
 
-// decodeWithout is decode on a table that differs from the one of the last
-// decode with ws only in arc, now absent.
+// decodeWithout is decode; with arc ≥ 0 the table must differ from the one
+// of the last decode with ws only in arc, now absent, which Chu-Liu/Edmonds
+// uses to skip most of its first round.
 func (dec Decoder) decodeWithout(table []float64, m int, heads []int, ws *Workspace, arc int) bool {
 	if dec.Projective {
 		return eisner(table, m, dec.SingleRoot, heads, ws)
 	}
-	return chuLiuEdmondsWithout(table, m, dec.SingleRoot, heads, ws, arc)
+	return cleDecode(table, m, dec.SingleRoot, heads, ws, arc, false)
 }
 
 // Decode returns the highest-scoring tree (MAP). With a reused Workspace
@@ -126,12 +124,11 @@ func (dec Decoder) BestWrongAt(g *Graph, d, head int, ws *Workspace) (t Tree, ok
 func (dec Decoder) bestWithout(score, table []float64, m, arc int, ws *Workspace, afterMAP bool) (Tree, bool) {
 	table[arc] = absent
 	heads := make([]int, m)
-	var ok bool
+	since := -1 // the table is not the last decode's with arc disabled
 	if afterMAP {
-		ok = dec.decodeWithout(table, m, heads, ws, arc)
-	} else {
-		ok = dec.decode(table, m, heads, ws)
+		since = arc
 	}
+	ok := dec.decodeWithout(table, m, heads, ws, since)
 	table[arc] = score[arc]
 	if !ok {
 		return Tree{}, false

@@ -229,12 +229,12 @@ func (m *Model) scoresAt(i int, w []float64) *decoders.Chain {
 // attributes (no Values) make every term ±1, merged in linear time.
 func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 	x, k := m.data[i], m.k
+	m.counts.Reset()
 	add := m.counts.Add
 	if x.Values != nil {
+		m.acc.Reset()
 		add = m.acc.Add
 	}
-	m.acc.Reset()
-	m.counts.Reset()
 	for t, attrs := range x.Attrs {
 		if g, p := x.Labels[t], y[t]; g != p {
 			vals := x.values(t)
