@@ -1,6 +1,6 @@
 package mst
 
-// chuLiuEdmonds writes into heads the maximum spanning arborescence rooted at
+// cleDecode writes into heads the maximum spanning arborescence rooted at
 // 0 of the m-node graph whose arc h → d scores table[h*m+d] (absent = −Inf
 // marks an arc that may not be used) and reports whether one exists. With
 // singleRoot, trees with one root child are preferred to any tree with more,
@@ -29,20 +29,16 @@ package mst
 // After a contraction only the supernode needs a full search for its best
 // incoming arc; every other node keeps its best arc or takes the
 // supernode's (see rechoose), which gives the same tree as searching every
-// node again in O(m) instead of O(m²) a contraction. The first round's
-// best arcs are kept in ws.first for cleDecode's decodes without one arc.
-func chuLiuEdmonds(table []float64, m int, singleRoot bool, heads []int, ws *Workspace) bool {
-	return cleDecode(table, m, singleRoot, heads, ws, -1, false)
-}
-
-// cleDecode is chuLiuEdmonds when without < 0. Otherwise the table must
-// differ from the one of the last chuLiuEdmonds call with ws only in entry
-// without, now absent: the first round's best arcs are then that call's,
-// but at the arc's dependent if the arc was its best (removing an arc that
-// was not the maximum does not change a maximum), an O(m) first round
-// instead of O(m²) for PositionViolators' decodes with one true arc
-// disabled each. With full every node's best arc is searched afresh in
-// every round (the reference the shortcuts are tested against).
+// node again in O(m) instead of O(m²) a contraction.
+//
+// The first round's best arcs are kept in ws.first when without < 0.
+// Otherwise the table must differ from the one of the last such call with
+// ws only in entry without, now absent: the first round's best arcs are
+// then that call's, but at the arc's dependent if the arc was its best
+// (removing an arc that was not the maximum does not change a maximum), an
+// O(m) first round instead of O(m²) for PositionViolators' decodes with
+// one true arc disabled each. With full every node's best arc is searched
+// afresh in every round (the reference the shortcuts are tested against).
 func cleDecode(table []float64, m int, singleRoot bool, heads []int, ws *Workspace, without int, full bool) bool {
 	c := newCLE(table, m, singleRoot, ws)
 	if without >= 0 && !full {

@@ -21,7 +21,7 @@ type Workspace struct {
 	cyc    []int32 // cycle members of all contractions, flattened
 	cycArc []int32 // their cycle arcs (original arc index)
 	cycOff []int32 // start of each contraction in cyc
-	first  []int32 // best before any contraction, of the last chuLiuEdmonds
+	first  []int32 // best before any contraction, of the last full cleDecode
 
 	// Eisner: complete/incomplete spans headed left/right, and their splits
 	span  [4][]float64
