@@ -60,7 +60,8 @@ type parsingFitting struct {
 
 // instance encodes treebank item i's arcs through the index.
 func (f *parsingFitting) instance(i int) tree.Instance {
-	return tree.Instance{N: len(f.d.seqs[i].Tokens), Arcs: f.d.arcs[i].EncodeArcs(&f.index), Heads: f.d.heads(i)}
+	start, ids := f.d.arcs[i].EncodeArcs(&f.index)
+	return tree.Instance{N: len(f.d.seqs[i].Tokens), Start: start, IDs: ids, Heads: f.d.heads(i)}
 }
 
 func (f *parsingFitting) fit(ctx context.Context, opts ...trainers.Option) (func(int) []int, *trainers.Result, error) {

@@ -2,8 +2,9 @@ package features
 
 import (
 	"cmp"
+	"fmt"
+	"math"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -35,6 +36,7 @@ import (
 type Dependency struct {
 	words  []string // index 0 is the root
 	pre5   []string // 5-character prefixes ("" if the word is not longer)
+	p5     []string // "5:" and the prefix, or the word where it is not longer
 	tags   []string
 	coarse []string // nil without coarse tags
 }
@@ -44,7 +46,7 @@ type Dependency struct {
 // templates); otherwise it has a tag for every word.
 func NewDependency(words, tags, coarse []string) *Dependency {
 	n := len(words)
-	f := &Dependency{words: make([]string, n+1), pre5: make([]string, n+1), tags: make([]string, n+1)}
+	f := &Dependency{words: make([]string, n+1), pre5: make([]string, n+1), p5: make([]string, n+1), tags: make([]string, n+1)}
 	f.words[0], f.tags[0] = "<root>", "<root>"
 	if coarse != nil {
 		f.coarse = make([]string, n+1)
@@ -57,6 +59,9 @@ func NewDependency(words, tags, coarse []string) *Dependency {
 		if r := []rune(w); len(r) > 5 {
 			f.pre5[i+1] = string(r[:5])
 		}
+	}
+	for i := range f.words {
+		f.p5[i] = "5:" + cmp.Or(f.pre5[i], f.words[i])
 	}
 	return f
 }
@@ -85,81 +90,115 @@ func mix(h uint64, p string) uint64 {
 	return h
 }
 
+// mixBytes continues hash h with the bytes of p and no separator:
+// mix(mixBytes(h, a), b) == mix(h, a+b).
+func mixBytes(h uint64, p string) uint64 {
+	for i := 0; i < len(p); i++ {
+		h ^= uint64(p[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
 // Len returns the number of words.
 func (f *Dependency) Len() int { return len(f.words) - 1 }
 
-// distance buckets an arc length.
-func distance(n int) string {
+// directedDistance returns the arc's direction ("L" when the head is to
+// the right of the dependent, else "R") and its length n ≥ 1 bucketed: 1,
+// 2, 3, 4, 5, 6-10, >10.
+func directedDistance(left bool, n int) string {
+	buckets := [2][7]string{
+		{"R1", "R2", "R3", "R4", "R5", "R6-10", "R>10"},
+		{"L1", "L2", "L3", "L4", "L5", "L6-10", "L>10"},
+	}
+	dir := 0
+	if left {
+		dir = 1
+	}
 	switch {
 	case n <= 5:
-		return strconv.Itoa(n)
+		return buckets[dir][max(n, 1)-1]
 	case n <= 10:
-		return "6-10"
+		return buckets[dir][5]
 	}
-	return ">10"
+	return buckets[dir][6]
 }
 
-// Arc calls emit with every feature hash of the arc h → d.
+// Arc calls emit with every feature hash of the arc h → d. It builds no
+// strings: a template's hash is mixed from its name and parts as they
+// stand (a unit encodes every arc of its treebank, millions of them).
 func (f *Dependency) Arc(h, d int, emit func(uint64)) {
-	dir := "R"
 	lo, hi := h, d
 	if d < h {
-		dir, lo, hi = "L", d, h
+		lo, hi = d, h
 	}
-	dd := dir + distance(hi-lo)
-	both := func(parts ...string) {
-		h := hash(parts...)
-		emit(h)
-		emit(mix(h, dd)) // hash(parts..., dd), without hashing parts again
-	}
+	a := arcEmitter{emit: emit, dd: directedDistance(d < h, hi-lo)}
 	hw, dw := f.words[h], f.words[d]
-	both("hw", hw)
-	both("dw", dw)
-	both("hw.dw", hw, dw)
-	f.tagged(f.tags, "", h, d, lo, hi, hw, dw, both)
+	a.both(hash("hw", hw))
+	a.both(hash("dw", dw))
+	a.both(hash("hw.dw", hw, dw))
+	f.tagged(&a, f.tags, "", h, d, lo, hi, hw, dw)
 	if f.pre5[h] != "" || f.pre5[d] != "" {
-		hw5, dw5 := cmp.Or(f.pre5[h], hw), cmp.Or(f.pre5[d], dw)
-		hw5, dw5 = "5:"+hw5, "5:"+dw5
-		both("hw", hw5)
-		both("dw", dw5)
-		both("hw.dw", hw5, dw5)
-		wordTag(named(both, ""), hw5, dw5, f.tags[h], f.tags[d])
+		hw5, dw5 := f.p5[h], f.p5[d]
+		a.both(hash("hw", hw5))
+		a.both(hash("dw", dw5))
+		a.both(hash("hw.dw", hw5, dw5))
+		a.wordTag("", hw5, dw5, f.tags[h], f.tags[d])
 	}
 	if f.coarse != nil {
-		f.tagged(f.coarse, "c:", h, d, lo, hi, hw, dw, both)
+		f.tagged(&a, f.coarse, "c:", h, d, lo, hi, hw, dw)
 	}
 }
 
-// named returns a function emitting, through both, the template name
-// prefixed by kind followed by the template's parts.
-func named(both func(...string), kind string) func(name string, parts ...string) {
-	return func(name string, parts ...string) { both(append([]string{kind + name}, parts...)...) }
+// arcEmitter emits the features of one arc: each template's hash alone,
+// and conjoined with the arc's direction and bucketed length dd.
+type arcEmitter struct {
+	emit func(uint64)
+	dd   string
+}
+
+func (a *arcEmitter) both(h uint64) {
+	a.emit(h)
+	a.emit(mix(h, a.dd)) // hash(parts..., dd), without hashing parts again
+}
+
+// named emits the template whose name is kind+name (hashed without
+// joining them) with the given parts.
+func (a *arcEmitter) named(kind, name string, parts ...string) {
+	h := mix(mixBytes(fnvOffset, kind), name)
+	for _, p := range parts {
+		h = mix(h, p)
+	}
+	a.both(h)
 }
 
 // wordTag emits the templates with both a word and a tag in them, for
-// words hw, dw and tags hp, dp.
-func wordTag(emit func(name string, parts ...string), hw, dw, hp, dp string) {
-	emit("hw.hp", hw, hp)
-	emit("dw.dp", dw, dp)
-	emit("hw.hp.dw.dp", hw, hp, dw, dp)
-	emit("hp.dw.dp", hp, dw, dp)
-	emit("hw.dw.dp", hw, dw, dp)
-	emit("hw.hp.dp", hw, hp, dp)
-	emit("hw.hp.dw", hw, hp, dw)
+// words hw, dw and tags hp, dp, their names prefixed by kind.
+func (a *arcEmitter) wordTag(kind, hw, dw, hp, dp string) {
+	a.named(kind, "hw.hp", hw, hp)
+	a.named(kind, "dw.dp", dw, dp)
+	a.named(kind, "hw.hp.dw.dp", hw, hp, dw, dp)
+	a.named(kind, "hp.dw.dp", hp, dw, dp)
+	a.named(kind, "hw.dw.dp", hw, dw, dp)
+	a.named(kind, "hw.hp.dp", hw, hp, dp)
+	a.named(kind, "hw.hp.dw", hw, hp, dw)
 }
 
 // tagged emits every template of the arc h → d with a tag in it, the tags
 // taken from tags and the template names prefixed by kind ("" for the
 // fine tags, "c:" for the coarse ones).
-func (f *Dependency) tagged(tags []string, kind string, h, d, lo, hi int, hw, dw string, both func(...string)) {
-	emit := named(both, kind)
+func (f *Dependency) tagged(a *arcEmitter, tags []string, kind string, h, d, lo, hi int, hw, dw string) {
 	hp, dp := tags[h], tags[d]
-	wordTag(emit, hw, dw, hp, dp)
-	emit("hp", hp)
-	emit("dp", dp)
-	emit("hp.dp", hp, dp)
-	for b := lo + 1; b < hi; b++ {
-		emit("hp.bp.dp", hp, tags[b], dp)
+	a.wordTag(kind, hw, dw, hp, dp)
+	a.named(kind, "hp", hp)
+	a.named(kind, "dp", dp)
+	a.named(kind, "hp.dp", hp, dp)
+	if lo+1 < hi {
+		// hash(kind+"hp.bp.dp", hp, bp, dp): the prefix up to hp once.
+		prefix := mix(mix(mixBytes(fnvOffset, kind), "hp.bp.dp"), hp)
+		for b := lo + 1; b < hi; b++ {
+			a.both(mix(mix(prefix, tags[b]), dp))
+		}
 	}
 	tag := func(i int) string {
 		switch {
@@ -170,10 +209,10 @@ func (f *Dependency) tagged(tags []string, kind string, h, d, lo, hi int, hw, dw
 		}
 		return tags[i]
 	}
-	emit("hp.hp+1.dp-1.dp", hp, tag(h+1), tag(d-1), dp)
-	emit("hp-1.hp.dp-1.dp", tag(h-1), hp, tag(d-1), dp)
-	emit("hp.hp+1.dp.dp+1", hp, tag(h+1), dp, tag(d+1))
-	emit("hp-1.hp.dp.dp+1", tag(h-1), hp, dp, tag(d+1))
+	a.named(kind, "hp.hp+1.dp-1.dp", hp, tag(h+1), tag(d-1), dp)
+	a.named(kind, "hp-1.hp.dp-1.dp", tag(h-1), hp, tag(d-1), dp)
+	a.named(kind, "hp.hp+1.dp.dp+1", hp, tag(h+1), dp, tag(d+1))
+	a.named(kind, "hp-1.hp.dp.dp+1", tag(h-1), hp, dp, tag(d+1))
 }
 
 // HashIndex numbers feature hashes densely from 0 in first-seen order. The
@@ -208,15 +247,20 @@ func (f *Dependency) IndexTree(x *HashIndex, heads []int) {
 }
 
 // EncodeArcs returns the sorted, distinct ids of the indexed features of
-// every arc h → d at [h*(n+1)+d] (nil for d = 0 and h = d); unindexed
-// features are dropped.
-func (f *Dependency) EncodeArcs(x *HashIndex) [][]int32 {
+// every arc h → d, flat: those of arc a = h*(n+1)+d are ids[start[a]:
+// start[a+1]] (none for d = 0 and h = d); unindexed features are dropped.
+// One array per sentence, not one per arc: a treebank has millions of
+// arcs, and a slice each cost 24 bytes and a pointer for the collector to
+// trace.
+func (f *Dependency) EncodeArcs(x *HashIndex) (start, ids []int32) {
 	m := len(f.words)
-	out := make([][]int32, m*m)
+	start = make([]int32, m*m+1)
 	var buf []int32
 	for h := range m {
-		for d := 1; d < m; d++ {
-			if h == d {
+		for d := range m {
+			a := h*m + d
+			start[a] = int32(len(ids))
+			if d == 0 || h == d {
 				continue
 			}
 			buf = buf[:0]
@@ -226,8 +270,12 @@ func (f *Dependency) EncodeArcs(x *HashIndex) [][]int32 {
 				}
 			})
 			slices.Sort(buf)
-			out[h*m+d] = slices.Clone(slices.Compact(buf))
+			ids = append(ids, slices.Compact(buf)...)
+			if len(ids) > math.MaxInt32 {
+				panic(fmt.Sprintf("features: a sentence of %d words has over 2³¹ arc features", m-1))
+			}
 		}
 	}
-	return out
+	start[m*m] = int32(len(ids))
+	return start, slices.Clone(ids) // without append's spare capacity
 }

@@ -55,14 +55,18 @@ func TestDependencyEncodeArcs(t *testing.T) {
 	var x HashIndex
 	heads := []int{-1, 2, 0, 2}
 	f.IndexTree(&x, heads)
-	arcs := f.EncodeArcs(&x)
+	start, ids := f.EncodeArcs(&x)
 	m := 4
+	if len(start) != m*m+1 || start[0] != 0 || int(start[m*m]) != len(ids) {
+		t.Fatalf("offsets %v over %d ids, want %d from 0 to the end", start, len(ids), m*m+1)
+	}
+	arc := func(h, d int) []int32 { return ids[start[h*m+d]:start[h*m+d+1]] }
 	for h := range m {
 		for d := range m {
-			ids := arcs[h*m+d]
+			ids := arc(h, d)
 			switch {
 			case d == 0 || h == d:
-				if ids != nil {
+				if len(ids) != 0 {
 					t.Errorf("arc %d→%d has features", h, d)
 				}
 			case heads[d] == h:
@@ -73,7 +77,7 @@ func TestDependencyEncodeArcs(t *testing.T) {
 		}
 	}
 	// A non-gold arc keeps only the features the gold arcs share with it.
-	if n := len(arcs[1*m+3]); n >= len(arcHashes(f, 1, 3)) {
+	if n := len(arc(1, 3)); n >= len(arcHashes(f, 1, 3)) {
 		t.Errorf("arc 1→3 keeps %d of %d features", n, len(arcHashes(f, 1, 3)))
 	}
 }

@@ -2,18 +2,50 @@ package tree
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/maxmargin/repro/decoders/mst"
 	"github.com/maxmargin/repro/structpred"
 )
 
-// Instance is an encoded sentence of N words: Arcs[h*(N+1)+d] holds the
-// sorted feature ids of the arc h → d (nil for d = 0 and h = d), and Heads
-// the gold head of each word in decoders/mst's layout (Heads[0] = -1).
+// Instance is an encoded sentence of N words. The sorted feature ids of
+// the arc h → d are IDs[Start[a]:Start[a+1]] at a = h*(N+1)+d (none for
+// d = 0 and h = d), as features.Dependency.EncodeArcs lays them out: one
+// flat array per sentence, not a slice per arc, which for a treebank's
+// millions of arcs saves 24 bytes an arc and the collector a pointer to
+// trace. Heads is the gold head of each word in decoders/mst's layout
+// (Heads[0] = -1).
 type Instance struct {
 	N     int
-	Arcs  [][]int32
+	Start []int32
+	IDs   []int32
 	Heads []int
+}
+
+// Arc returns the feature ids of the arc a = h*(N+1)+d.
+func (x *Instance) Arc(a int) []int32 { return x.IDs[x.Start[a]:x.Start[a+1]] }
+
+// check reports whether x's arrays have the sizes N asks for, its offsets
+// increase and its ids lie in [0, numAttrs).
+func (x *Instance) check(numAttrs int) error {
+	m := x.N + 1
+	if len(x.Start) != m*m+1 || len(x.Heads) != m {
+		return fmt.Errorf("%d arc offsets and %d heads for %d words, want %d and %d", len(x.Start), len(x.Heads), x.N, m*m+1, m)
+	}
+	if x.Start[0] != 0 || int(x.Start[m*m]) != len(x.IDs) {
+		return fmt.Errorf("arc offsets run from %d to %d over %d ids", x.Start[0], x.Start[m*m], len(x.IDs))
+	}
+	for a := range m * m {
+		if x.Start[a] > x.Start[a+1] {
+			return fmt.Errorf("arc offsets decrease at arc %d", a)
+		}
+	}
+	for _, id := range x.IDs {
+		if id < 0 || int(id) >= numAttrs {
+			return fmt.Errorf("feature id %d outside [0, %d)", id, numAttrs)
+		}
+	}
+	return mst.CheckTree(x.Heads)
 }
 
 // Model is a first-order tree model over a fixed set of training
@@ -32,24 +64,14 @@ type Model struct {
 type scratch struct {
 	ws  mst.Workspace
 	acc structpred.CountAccumulator
+	g   mst.Graph // the arc scores of the sentence being decoded
 }
 
 // New returns a model over data with numAttrs feature ids, decoded by dec.
 func New(data []Instance, numAttrs int, dec mst.Decoder) (*Model, error) {
-	for i, x := range data {
-		m := x.N + 1
-		if len(x.Arcs) != m*m || len(x.Heads) != m {
-			return nil, fmt.Errorf("instance %d: %d arcs and %d heads for %d words", i, len(x.Arcs), len(x.Heads), x.N)
-		}
-		if err := mst.CheckTree(x.Heads); err != nil {
+	for i := range data {
+		if err := data[i].check(numAttrs); err != nil {
 			return nil, fmt.Errorf("instance %d: %w", i, err)
-		}
-		for _, ids := range x.Arcs {
-			for _, a := range ids {
-				if a < 0 || int(a) >= numAttrs {
-					return nil, fmt.Errorf("instance %d: feature id %d outside [0, %d)", i, a, numAttrs)
-				}
-			}
 		}
 	}
 	return &Model{data: data, attrs: numAttrs, dec: dec}, nil
@@ -77,12 +99,15 @@ func (m *Model) Truth(i int) []int { return m.data[i].Heads }
 // Loss returns the number of words of instance i with a wrong head.
 func (m *Model) Loss(i int, y []int) float64 { return float64(mst.Loss(m.data[i].Heads, y)) }
 
-// graph scores every arc of x under w.
-func (m *Model) graph(x Instance, w []float64) *mst.Graph {
-	g := mst.NewGraph(x.N)
-	for a, ids := range x.Arcs {
+// graph scores every arc of x under w, in the model's scratch graph (the
+// decoders keep no reference to it).
+func (m *Model) graph(x *Instance, w []float64) *mst.Graph {
+	g := &m.g
+	g.N = x.N
+	g.Score = slices.Grow(g.Score[:0], len(x.Start)-1)[:len(x.Start)-1]
+	for a := range g.Score {
 		var s float64
-		for _, id := range ids {
+		for _, id := range x.IDs[x.Start[a]:x.Start[a+1]] {
 			s += w[id]
 		}
 		g.Score[a] = s
@@ -92,15 +117,15 @@ func (m *Model) graph(x Instance, w []float64) *mst.Graph {
 
 // Predict returns the best tree of x under w.
 func (m *Model) Predict(x Instance, w []float64) []int {
-	return m.dec.Decode(m.graph(x, w), &m.ws).Heads
+	return m.dec.Decode(m.graph(&x, w), &m.ws).Heads
 }
 
 // Score returns the score of heads y on instance i.
 func (m *Model) Score(i int, w []float64, y []int) float64 {
-	x := m.data[i]
+	x := &m.data[i]
 	var s float64
 	for d := 1; d <= x.N; d++ {
-		for _, id := range x.Arcs[y[d]*(x.N+1)+d] {
+		for _, id := range x.Arc(y[d]*(x.N+1) + d) {
 			s += w[id]
 		}
 	}
@@ -109,16 +134,16 @@ func (m *Model) Score(i int, w []float64, y []int) float64 {
 
 // DeltaFeatures returns f(x_i, truth) − f(x_i, y).
 func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
-	x := m.data[i]
+	x := &m.data[i]
 	m.acc.Reset()
 	for d := 1; d <= x.N; d++ {
 		if y[d] == x.Heads[d] {
 			continue
 		}
-		for _, id := range x.Arcs[x.Heads[d]*(x.N+1)+d] {
+		for _, id := range x.Arc(x.Heads[d]*(x.N+1) + d) {
 			m.acc.Add(id, 1)
 		}
-		for _, id := range x.Arcs[y[d]*(x.N+1)+d] {
+		for _, id := range x.Arc(y[d]*(x.N+1) + d) {
 			m.acc.Add(id, -1)
 		}
 	}
@@ -128,16 +153,16 @@ func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 // DeltaScore returns w·δf_i(y) without building δf_i(y) (a
 // trainers.DeltaScorer): over the words whose head y changes.
 func (m *Model) DeltaScore(i int, w []float64, y []int) float64 {
-	x := m.data[i]
+	x := &m.data[i]
 	var s float64
 	for d := 1; d <= x.N; d++ {
 		if y[d] == x.Heads[d] {
 			continue
 		}
-		for _, id := range x.Arcs[x.Heads[d]*(x.N+1)+d] {
+		for _, id := range x.Arc(x.Heads[d]*(x.N+1) + d) {
 			s += w[id]
 		}
-		for _, id := range x.Arcs[y[d]*(x.N+1)+d] {
+		for _, id := range x.Arc(y[d]*(x.N+1) + d) {
 			s -= w[id]
 		}
 	}
@@ -147,15 +172,15 @@ func (m *Model) DeltaScore(i int, w []float64, y []int) float64 {
 // AddDelta calls add(j, scale·v) for the terms (j, v) DeltaFeatures sums,
 // without building the vector (a trainers.DeltaAdder).
 func (m *Model) AddDelta(i int, y []int, scale float64, add func(j int32, v float64)) {
-	x := m.data[i]
+	x := &m.data[i]
 	for d := 1; d <= x.N; d++ {
 		if y[d] == x.Heads[d] {
 			continue
 		}
-		for _, id := range x.Arcs[x.Heads[d]*(x.N+1)+d] {
+		for _, id := range x.Arc(x.Heads[d]*(x.N+1) + d) {
 			add(id, scale)
 		}
-		for _, id := range x.Arcs[y[d]*(x.N+1)+d] {
+		for _, id := range x.Arc(y[d]*(x.N+1) + d) {
 			add(id, -scale)
 		}
 	}
@@ -163,7 +188,7 @@ func (m *Model) AddDelta(i int, y []int, scale float64, add func(j int32, v floa
 
 // LossAugmented returns argmax_y s(y) + scale·Loss(y).
 func (m *Model) LossAugmented(i int, w []float64, scale float64) []int {
-	x := m.data[i]
+	x := &m.data[i]
 	t, _ := m.dec.LossAugmented(m.graph(x, w), x.Heads, scale, &m.ws)
 	return t.Heads
 }
@@ -176,7 +201,7 @@ func (m *Model) Positions(i int) int { return m.data[i].N }
 // wrongly, the best tree that does (section 4.3.3), with its score and the
 // word's loss (1).
 func (m *Model) PositionViolators(i int, w []float64, dst []structpred.PositionViolator[[]int]) []structpred.PositionViolator[[]int] {
-	x := m.data[i]
+	x := &m.data[i]
 	for _, v := range m.dec.PositionViolators(m.graph(x, w), x.Heads, &m.ws, nil) {
 		dst = append(dst, structpred.PositionViolator[[]int]{Position: v.Position - 1, Y: v.Heads, Score: v.Score, Loss: 1})
 	}
@@ -186,7 +211,7 @@ func (m *Model) PositionViolators(i int, w []float64, dst []structpred.PositionV
 // KBest returns the k trees with the highest s(y) + scale·Loss(y), best
 // first.
 func (m *Model) KBest(i int, w []float64, scale float64, k int) [][]int {
-	x := m.data[i]
+	x := &m.data[i]
 	g := m.graph(x, w)
 	for h := 0; h <= x.N; h++ {
 		for d := 1; d <= x.N; d++ {

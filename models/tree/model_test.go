@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/maxmargin/repro/decoders/mst"
@@ -53,10 +54,11 @@ func TestNoTrainersImport(t *testing.T) {
 // feature ids, and a random gold tree.
 func randInstance(rng *rand.Rand, n, attrs int) tree.Instance {
 	m := n + 1
-	x := tree.Instance{N: n, Arcs: make([][]int32, m*m), Heads: make([]int, m)}
+	x := tree.Instance{N: n, Start: make([]int32, m*m+1), Heads: make([]int, m)}
 	for h := range m {
-		for d := 1; d < m; d++ {
-			if h == d {
+		for d := range m {
+			x.Start[h*m+d] = int32(len(x.IDs))
+			if d == 0 || h == d {
 				continue
 			}
 			ids := []int32{}
@@ -64,9 +66,10 @@ func randInstance(rng *rand.Rand, n, attrs int) tree.Instance {
 				ids = append(ids, int32(rng.IntN(attrs)))
 			}
 			slices.Sort(ids)
-			x.Arcs[h*m+d] = slices.Compact(ids)
+			x.IDs = append(x.IDs, slices.Compact(ids)...)
 		}
 	}
+	x.Start[m*m] = int32(len(x.IDs))
 	x.Heads[0] = -1
 	placed := []int{0}
 	for _, d := range rng.Perm(n) {
@@ -207,5 +210,34 @@ func TestTrainersOnTrees(t *testing.T) {
 		if err := trainers.Check(name, m, trainers.Values{"C": 1.0}); err == nil {
 			t.Errorf("%s accepted a tree model", name)
 		}
+	}
+}
+
+// New refuses an instance whose flat arc arrays do not describe its
+// sentence, naming what is wrong.
+func TestNewRejectsMalformedInstances(t *testing.T) {
+	const attrs = 5
+	for _, tc := range []struct {
+		name   string
+		breaks func(x *tree.Instance)
+		want   string
+	}{
+		{"too few offsets", func(x *tree.Instance) { x.Start = x.Start[:len(x.Start)-1] }, "arc offsets"},
+		{"offsets past the ids", func(x *tree.Instance) { x.IDs = x.IDs[:len(x.IDs)-1] }, "over"},
+		{"decreasing offsets", func(x *tree.Instance) { x.Start[2], x.Start[3] = x.Start[3], x.Start[2] }, "decrease"},
+		{"id out of range", func(x *tree.Instance) { x.IDs[0] = attrs }, "outside"},
+		{"not a tree", func(x *tree.Instance) { x.Heads[1], x.Heads[2] = 2, 1 }, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := randInstance(rand.New(rand.NewPCG(1, 2)), 3, attrs)
+			if _, err := tree.New([]tree.Instance{x}, attrs, mst.Decoder{}); err != nil {
+				t.Fatalf("the intact instance: %v", err)
+			}
+			tc.breaks(&x)
+			_, err := tree.New([]tree.Instance{x}, attrs, mst.Decoder{})
+			if err == nil || !strings.HasPrefix(err.Error(), "instance 0: ") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error on instance 0 about %q", err, tc.want)
+			}
+		})
 	}
 }
