@@ -201,5 +201,7 @@ func (q *jointQP) dropInactive() {
 		q.a[n], q.b[n], q.alpha[n], q.grad[n], q.idle[n], q.wAlpha[n] = q.a[k], q.b[k], q.alpha[k], q.grad[k], q.idle[k], q.wAlpha[k]
 	}
 	n := len(kept)
+	clear(q.a[n:]) // release the dropped vectors: appends would reach them only later
+	clear(q.gram[n:])
 	q.a, q.b, q.alpha, q.grad, q.idle, q.gram, q.wAlpha = q.a[:n], q.b[:n], q.alpha[:n], q.grad[:n], q.idle[:n], q.gram[:n], q.wAlpha[:n]
 }
