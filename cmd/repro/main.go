@@ -18,10 +18,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
 func main() {
+	collectSooner()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -32,6 +34,23 @@ func main() {
 	}()
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	os.Exit(exitCode(ctx, err, os.Stderr))
+}
+
+// gcPercent is the collector's growth target unless GOGC says otherwise:
+// the heap may grow 50% past what the last collection kept, not Go's
+// default 100%. A training unit's large memory is pointer-free (encoded
+// data, packed constraints, weight vectors), so collections cost little
+// CPU (none measurable on a parsing unit), while a unit's peak falls from
+// about twice its live memory to 1.5 times (Talbanken's largest parsing
+// units: about 2 GB to 1.5 GB).
+const gcPercent = 50
+
+// collectSooner sets the collector's target to gcPercent unless the
+// environment sets GOGC.
+func collectSooner() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(gcPercent)
+	}
 }
 
 // interruption is the cancellation cause when a signal arrives.
