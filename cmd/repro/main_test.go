@@ -221,3 +221,19 @@ func TestDescribeSizeUnknownData(t *testing.T) {
 		t.Errorf("got %q, want %q", buf.String(), want)
 	}
 }
+
+// collectSooner lowers the collector's target to gcPercent, but leaves a
+// GOGC the user set alone.
+func TestCollectSoonerRespectsGOGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	t.Setenv("GOGC", "100") // restored after the test, whatever happens below
+	collectSooner()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC=100 set, the target became %d", got)
+	}
+	os.Unsetenv("GOGC")
+	collectSooner()
+	if got := debug.SetGCPercent(100); got != gcPercent {
+		t.Errorf("without GOGC, the target is %d, want %d", got, gcPercent)
+	}
+}
