@@ -103,28 +103,32 @@ func mixBytes(h uint64, p string) uint64 {
 // Len returns the number of words.
 func (f *Dependency) Len() int { return len(f.words) - 1 }
 
-// directedDistance returns the arc's direction ("L" when the head is to
-// the right of the dependent, else "R") and its length n ≥ 1 bucketed: 1,
-// 2, 3, 4, 5, 6-10, >10.
+// distanceBuckets are the arcs' direction ("L" when the head is to the
+// right of the dependent, else "R") joined to their length bucketed: 1, 2,
+// 3, 4, 5, 6-10, >10.
+var distanceBuckets = [2][7]string{
+	{"R1", "R2", "R3", "R4", "R5", "R6-10", "R>10"},
+	{"L1", "L2", "L3", "L4", "L5", "L6-10", "L>10"},
+}
+
+// directedDistance returns the direction and bucketed length of an arc of
+// length n ≥ 1 (an arc from a word to itself has none: it panics), such
+// as "L6-10".
 func directedDistance(left bool, n int) string {
-	buckets := [2][7]string{
-		{"R1", "R2", "R3", "R4", "R5", "R6-10", "R>10"},
-		{"L1", "L2", "L3", "L4", "L5", "L6-10", "L>10"},
-	}
 	dir := 0
 	if left {
 		dir = 1
 	}
 	switch {
 	case n <= 5:
-		return buckets[dir][max(n, 1)-1]
+		return distanceBuckets[dir][n-1]
 	case n <= 10:
-		return buckets[dir][5]
+		return distanceBuckets[dir][5]
 	}
-	return buckets[dir][6]
+	return distanceBuckets[dir][6]
 }
 
-// Arc calls emit with every feature hash of the arc h → d. It builds no
+// Arc calls emit with every feature hash of the arc h → d (h ≠ d). It builds no
 // strings: a template's hash is mixed from its name and parts as they
 // stand (a unit encodes every arc of its treebank, millions of them).
 func (f *Dependency) Arc(h, d int, emit func(uint64)) {
@@ -157,6 +161,8 @@ type arcEmitter struct {
 	dd   string
 }
 
+// both emits the template hash h, then h conjoined with the arc's
+// direction and length.
 func (a *arcEmitter) both(h uint64) {
 	a.emit(h)
 	a.emit(mix(h, a.dd)) // hash(parts..., dd), without hashing parts again
@@ -247,11 +253,11 @@ func (f *Dependency) IndexTree(x *HashIndex, heads []int) {
 }
 
 // EncodeArcs returns the sorted, distinct ids of the indexed features of
-// every arc h → d, flat: those of arc a = h*(n+1)+d are ids[start[a]:
-// start[a+1]] (none for d = 0 and h = d); unindexed features are dropped.
-// One array per sentence, not one per arc: a treebank has millions of
-// arcs, and a slice each cost 24 bytes and a pointer for the collector to
-// trace.
+// every arc h → d, flat: those of arc a = h*(n+1)+d are
+// ids[start[a]:start[a+1]] (none for d = 0 and h = d); unindexed features
+// are dropped. One array per sentence, not one per arc: a treebank has
+// millions of arcs, and a slice each cost a 24-byte header (20 more than
+// an offset) and a pointer for the collector to trace.
 func (f *Dependency) EncodeArcs(x *HashIndex) (start, ids []int32) {
 	m := len(f.words)
 	start = make([]int32, m*m+1)
@@ -272,7 +278,7 @@ func (f *Dependency) EncodeArcs(x *HashIndex) (start, ids []int32) {
 			slices.Sort(buf)
 			ids = append(ids, slices.Compact(buf)...)
 			if len(ids) > math.MaxInt32 {
-				panic(fmt.Sprintf("features: a sentence of %d words has over 2³¹ arc features", m-1))
+				panic(fmt.Sprintf("features: a sentence of %d words has 2³¹ or more arc features", m-1))
 			}
 		}
 	}

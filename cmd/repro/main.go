@@ -48,7 +48,7 @@ const gcPercent = 50
 // collectSooner sets the collector's target to gcPercent unless the
 // environment sets GOGC.
 func collectSooner() {
-	if _, set := os.LookupEnv("GOGC"); !set {
+	if os.Getenv("GOGC") == "" { // the runtime reads an empty GOGC as unset too
 		debug.SetGCPercent(gcPercent)
 	}
 }

@@ -12,9 +12,9 @@ import (
 // the arc h → d are IDs[Start[a]:Start[a+1]] at a = h*(N+1)+d (none for
 // d = 0 and h = d), as features.Dependency.EncodeArcs lays them out: one
 // flat array per sentence, not a slice per arc, which for a treebank's
-// millions of arcs saves 24 bytes an arc and the collector a pointer to
-// trace. Heads is the gold head of each word in decoders/mst's layout
-// (Heads[0] = -1).
+// millions of arcs saves 20 bytes an arc (a 24-byte slice header for a
+// 4-byte offset) and the collector a pointer to trace. Heads is the gold
+// head of each word in decoders/mst's layout (Heads[0] = -1).
 type Instance struct {
 	N     int
 	Start []int32
@@ -22,8 +22,11 @@ type Instance struct {
 	Heads []int
 }
 
-// Arc returns the feature ids of the arc a = h*(N+1)+d.
-func (x *Instance) Arc(a int) []int32 { return x.IDs[x.Start[a]:x.Start[a+1]] }
+// Arc returns the feature ids of the arc h → d.
+func (x *Instance) Arc(h, d int) []int32 {
+	a := h*(x.N+1) + d
+	return x.IDs[x.Start[a]:x.Start[a+1]]
+}
 
 // check reports whether x's arrays have the sizes N asks for, its offsets
 // increase and its ids lie in [0, numAttrs).
@@ -100,11 +103,16 @@ func (m *Model) Truth(i int) []int { return m.data[i].Heads }
 func (m *Model) Loss(i int, y []int) float64 { return float64(mst.Loss(m.data[i].Heads, y)) }
 
 // graph scores every arc of x under w, in the model's scratch graph (the
-// decoders keep no reference to it).
+// decoders keep no reference to it). An instance without offsets has no
+// arc features: every score is 0.
 func (m *Model) graph(x *Instance, w []float64) *mst.Graph {
 	g := &m.g
-	g.N = x.N
-	g.Score = slices.Grow(g.Score[:0], len(x.Start)-1)[:len(x.Start)-1]
+	n := (x.N + 1) * (x.N + 1)
+	g.N, g.Score = x.N, slices.Grow(g.Score[:0], n)[:n]
+	if len(x.Start) == 0 {
+		clear(g.Score)
+		return g
+	}
 	for a := range g.Score {
 		var s float64
 		for _, id := range x.IDs[x.Start[a]:x.Start[a+1]] {
@@ -125,7 +133,7 @@ func (m *Model) Score(i int, w []float64, y []int) float64 {
 	x := &m.data[i]
 	var s float64
 	for d := 1; d <= x.N; d++ {
-		for _, id := range x.Arc(y[d]*(x.N+1) + d) {
+		for _, id := range x.Arc(y[d], d) {
 			s += w[id]
 		}
 	}
@@ -140,10 +148,10 @@ func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 		if y[d] == x.Heads[d] {
 			continue
 		}
-		for _, id := range x.Arc(x.Heads[d]*(x.N+1) + d) {
+		for _, id := range x.Arc(x.Heads[d], d) {
 			m.acc.Add(id, 1)
 		}
-		for _, id := range x.Arc(y[d]*(x.N+1) + d) {
+		for _, id := range x.Arc(y[d], d) {
 			m.acc.Add(id, -1)
 		}
 	}
@@ -159,10 +167,10 @@ func (m *Model) DeltaScore(i int, w []float64, y []int) float64 {
 		if y[d] == x.Heads[d] {
 			continue
 		}
-		for _, id := range x.Arc(x.Heads[d]*(x.N+1) + d) {
+		for _, id := range x.Arc(x.Heads[d], d) {
 			s += w[id]
 		}
-		for _, id := range x.Arc(y[d]*(x.N+1) + d) {
+		for _, id := range x.Arc(y[d], d) {
 			s -= w[id]
 		}
 	}
@@ -177,10 +185,10 @@ func (m *Model) AddDelta(i int, y []int, scale float64, add func(j int32, v floa
 		if y[d] == x.Heads[d] {
 			continue
 		}
-		for _, id := range x.Arc(x.Heads[d]*(x.N+1) + d) {
+		for _, id := range x.Arc(x.Heads[d], d) {
 			add(id, scale)
 		}
-		for _, id := range x.Arc(y[d]*(x.N+1) + d) {
+		for _, id := range x.Arc(y[d], d) {
 			add(id, -scale)
 		}
 	}

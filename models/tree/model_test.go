@@ -226,7 +226,8 @@ func TestNewRejectsMalformedInstances(t *testing.T) {
 		{"offsets past the ids", func(x *tree.Instance) { x.IDs = x.IDs[:len(x.IDs)-1] }, "over"},
 		{"decreasing offsets", func(x *tree.Instance) { x.Start[2], x.Start[3] = x.Start[3], x.Start[2] }, "decrease"},
 		{"id out of range", func(x *tree.Instance) { x.IDs[0] = attrs }, "outside"},
-		{"not a tree", func(x *tree.Instance) { x.Heads[1], x.Heads[2] = 2, 1 }, ""},
+		{"offsets not from 0", func(x *tree.Instance) { x.Start[0] = 1 }, "run from 1"},
+		{"not a tree", func(x *tree.Instance) { x.Heads[1], x.Heads[2] = 2, 1 }, "head cycle"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			x := randInstance(rand.New(rand.NewPCG(1, 2)), 3, attrs)
@@ -239,5 +240,25 @@ func TestNewRejectsMalformedInstances(t *testing.T) {
 				t.Errorf("got %v, want an error on instance 0 about %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A sentence of no words is a valid instance, and an instance without
+// offsets (the zero Instance) has no arc features: both predict the empty
+// tree.
+func TestEmptySentences(t *testing.T) {
+	empty := tree.Instance{N: 0, Start: []int32{0, 0}, Heads: []int{-1}}
+	m, err := tree.New([]tree.Instance{empty}, 3, mst.Decoder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := []float64{1, 2, 3}
+	for _, x := range []tree.Instance{empty, {}} {
+		if got := m.Predict(x, w); !slices.Equal(got, []int{-1}) {
+			t.Errorf("Predict(%+v) = %v, want [-1]", x, got)
+		}
+	}
+	if got := m.LossAugmented(0, w, 1); !slices.Equal(got, []int{-1}) {
+		t.Errorf("LossAugmented = %v, want [-1]", got)
 	}
 }
