@@ -1,7 +1,6 @@
 package features
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -35,8 +34,8 @@ import (
 // strings.
 type Dependency struct {
 	words  []string // index 0 is the root
-	pre5   []string // 5-character prefixes ("" if the word is not longer)
-	p5     []string // "5:" and the prefix, or the word where it is not longer
+	long   []bool   // the word has more than 5 letters (never the root)
+	p5     []string // the prefix templates' word: "5:" and its first 5 letters
 	tags   []string
 	coarse []string // nil without coarse tags
 }
@@ -46,8 +45,8 @@ type Dependency struct {
 // templates); otherwise it has a tag for every word.
 func NewDependency(words, tags, coarse []string) *Dependency {
 	n := len(words)
-	f := &Dependency{words: make([]string, n+1), pre5: make([]string, n+1), p5: make([]string, n+1), tags: make([]string, n+1)}
-	f.words[0], f.tags[0] = "<root>", "<root>"
+	f := &Dependency{words: make([]string, n+1), long: make([]bool, n+1), p5: make([]string, n+1), tags: make([]string, n+1)}
+	f.words[0], f.tags[0], f.p5[0] = "<root>", "<root>", "5:<root>"
 	if coarse != nil {
 		f.coarse = make([]string, n+1)
 		f.coarse[0] = "<root>"
@@ -56,12 +55,10 @@ func NewDependency(words, tags, coarse []string) *Dependency {
 	for i := range words {
 		w := strings.ToLower(words[i])
 		f.words[i+1], f.tags[i+1] = w, tags[i]
+		f.p5[i+1] = "5:" + w
 		if r := []rune(w); len(r) > 5 {
-			f.pre5[i+1] = string(r[:5])
+			f.long[i+1], f.p5[i+1] = true, "5:"+string(r[:5])
 		}
-	}
-	for i := range f.words {
-		f.p5[i] = "5:" + cmp.Or(f.pre5[i], f.words[i])
 	}
 	return f
 }
@@ -142,7 +139,7 @@ func (f *Dependency) Arc(h, d int, emit func(uint64)) {
 	a.both(hash("dw", dw))
 	a.both(hash("hw.dw", hw, dw))
 	f.tagged(&a, f.tags, "", h, d, lo, hi, hw, dw)
-	if f.pre5[h] != "" || f.pre5[d] != "" {
+	if f.long[h] || f.long[d] {
 		hw5, dw5 := f.p5[h], f.p5[d]
 		a.both(hash("hw", hw5))
 		a.both(hash("dw", dw5))

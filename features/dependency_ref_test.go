@@ -116,7 +116,7 @@ func TestArcMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	// Words of exactly five letters (one- and two-byte) have no prefix
 	// templates; longer ones do.
-	vocab := []string{"a", "Bil", "stora", "ÅÄÖåä", "", "bankruptcy", "Ändringarna", "hus", "ÅÄÖåäöx", "."}
+	vocab := []string{"a", "Bil", "stora", "ÅÄÖåä", "", "\xffab", "bankruptcy", "Ändringarna", "hus", "ÅÄÖåäöx", "."}
 	tagset := []string{"NN", "VB", "DT|UTR|SIN", "JJ", "."}
 	for trial := range 40 {
 		n := 1 + rng.IntN(14)
