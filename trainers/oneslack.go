@@ -411,9 +411,8 @@ func (bt *cachedBatch) dots(i int, lz lazySeparator, w []float64, dst []float64)
 	if lz != nil {
 		return lz.dirDots(i, w, bt.dirs, dst)
 	}
-	for v := range bt.vecs {
-		dst = append(dst, bt.vecs[v].Dot(w))
-	}
+	dst = growFloats(dst, len(bt.vecs))
+	dotEach(w, dst, func(v int) *packedVec { return &bt.vecs[v] })
 	return dst
 }
 

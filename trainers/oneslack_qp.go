@@ -36,8 +36,8 @@ func newJointQP(dim int, c float64) *jointQP {
 // as a dense vector, which turns each Gram entry into one sparse-dense dot.
 func (q *jointQP) add(a packedVec, b float64, dense []float64) {
 	row := make([]float64, len(q.a)+1)
+	dotEach(dense, row[:len(q.a)], func(k int) *packedVec { return &q.a[k] })
 	for k := range q.a {
-		row[k] = q.a[k].Dot(dense)
 		q.gram[k] = append(q.gram[k], row[k])
 	}
 	row[len(q.a)] = a.SquaredNorm()
@@ -169,8 +169,9 @@ func (q *jointQP) moveW() {
 // the Gram updates cannot accumulate; the run calls it on every full oracle
 // pass.
 func (q *jointQP) refresh() {
-	for k := range q.grad {
-		q.grad[k] = q.b[k] - q.a[k].Dot(q.w)
+	dotEach(q.w, q.grad, func(k int) *packedVec { return &q.a[k] })
+	for k, d := range q.grad {
+		q.grad[k] = q.b[k] - d
 	}
 }
 

@@ -207,6 +207,15 @@ func nextGap(gaps []uint16, pos int) (int32, int) {
 
 func dotPacked[T packedValue](gaps []uint16, vals []T, w []float64) float64 {
 	var s float64
+	if len(gaps) == len(vals) { // every gap takes one slot: no decoding
+		gaps = gaps[:len(vals)]
+		i := int32(0)
+		for j, x := range vals {
+			i += int32(gaps[j])
+			s += float64(x) * w[i]
+		}
+		return s
+	}
 	i, pos := int32(0), 0
 	for _, x := range vals {
 		var g int32
@@ -217,7 +226,126 @@ func dotPacked[T packedValue](gaps []uint16, vals []T, w []float64) float64 {
 	return s
 }
 
+// dotEach sets dst[k] = vec(k).Dot(w) for every k < len(dst), bit for bit.
+// One Dot is a chain of dependent additions, so it runs at one entry per
+// addition's latency; dotEach sums four vectors of one value kind in one
+// loop, each in its own index order, so that their chains overlap. The
+// solvers' hottest loops are such batches: a Gram row, a group's or a
+// cache's violations.
+func dotEach(w, dst []float64, vec func(k int) *packedVec) {
+	var waiting [kindFloat64 + 1][4]*packedVec
+	var at [kindFloat64 + 1][4]int
+	var n [kindFloat64 + 1]int
+	for k := range dst {
+		p := vec(k)
+		kd := p.kind()
+		waiting[kd][n[kd]], at[kd][n[kd]] = p, k
+		if n[kd]++; n[kd] == 4 {
+			s := dot4Of(kd, waiting[kd], w)
+			for l, k := range at[kd] {
+				dst[k] = s[l]
+			}
+			n[kd] = 0
+		}
+	}
+	for kd := range waiting {
+		switch m := n[kd]; m {
+		case 0:
+		case 1:
+			dst[at[kd][0]] = waiting[kd][0].Dot(w)
+		default: // two or three: the last one fills the idle lanes
+			ps := waiting[kd]
+			for l := m; l < 4; l++ {
+				ps[l] = ps[m-1]
+			}
+			s := dot4Of(valueKind(kd), ps, w)
+			for l := range m {
+				dst[at[kd][l]] = s[l]
+			}
+		}
+	}
+}
+
+// kind returns the kind of p's values, as Dot reads it.
+func (p *packedVec) kind() valueKind {
+	switch {
+	case p.i8 != nil:
+		return kindInt8
+	case p.i16 != nil:
+		return kindInt16
+	case p.f32 != nil:
+		return kindFloat32
+	}
+	return kindFloat64
+}
+
+// dot4Of returns the four vectors' dot products with w; they hold values
+// of kind kd.
+func dot4Of(kd valueKind, p [4]*packedVec, w []float64) [4]float64 {
+	g := [4][]uint16{p[0].gaps, p[1].gaps, p[2].gaps, p[3].gaps}
+	switch kd {
+	case kindInt8:
+		return dot4(g, [4][]int8{p[0].i8, p[1].i8, p[2].i8, p[3].i8}, w)
+	case kindInt16:
+		return dot4(g, [4][]int16{p[0].i16, p[1].i16, p[2].i16, p[3].i16}, w)
+	case kindFloat32:
+		return dot4(g, [4][]float32{p[0].f32, p[1].f32, p[2].f32, p[3].f32}, w)
+	}
+	return dot4(g, [4][]float64{p[0].f64, p[1].f64, p[2].f64, p[3].f64}, w)
+}
+
+// dot4 is four dotPacked calls run together up to the shortest vector's
+// length, each finished alone after that. Vectors with a two-slot gap are
+// summed one by one.
+func dot4[T packedValue](g [4][]uint16, v [4][]T, w []float64) [4]float64 {
+	for l := range v {
+		if len(g[l]) != len(v[l]) {
+			return [4]float64{dotPacked(g[0], v[0], w), dotPacked(g[1], v[1], w), dotPacked(g[2], v[2], w), dotPacked(g[3], v[3], w)}
+		}
+	}
+	n := min(len(v[0]), len(v[1]), len(v[2]), len(v[3]))
+	g0, g1, g2, g3 := g[0][:n], g[1][:n], g[2][:n], g[3][:n]
+	v0, v1, v2, v3 := v[0][:n], v[1][:n], v[2][:n], v[3][:n]
+	var s0, s1, s2, s3 float64
+	var i0, i1, i2, i3 int32
+	for j := range n {
+		i0 += int32(g0[j])
+		s0 += float64(v0[j]) * w[i0]
+		i1 += int32(g1[j])
+		s1 += float64(v1[j]) * w[i1]
+		i2 += int32(g2[j])
+		s2 += float64(v2[j]) * w[i2]
+		i3 += int32(g3[j])
+		s3 += float64(v3[j]) * w[i3]
+	}
+	return [4]float64{
+		dotRest(g[0][n:], v[0][n:], w, i0, s0),
+		dotRest(g[1][n:], v[1][n:], w, i1, s1),
+		dotRest(g[2][n:], v[2][n:], w, i2, s2),
+		dotRest(g[3][n:], v[3][n:], w, i3, s3),
+	}
+}
+
+// dotRest continues a dot product of one-slot gaps from index i and sum s.
+func dotRest[T packedValue](gaps []uint16, vals []T, w []float64, i int32, s float64) float64 {
+	gaps = gaps[:len(vals)]
+	for j, x := range vals {
+		i += int32(gaps[j])
+		s += float64(x) * w[i]
+	}
+	return s
+}
+
 func addPacked[T packedValue](gaps []uint16, vals []T, dst []float64, scale float64) {
+	if len(gaps) == len(vals) { // every gap takes one slot: no decoding
+		gaps = gaps[:len(vals)]
+		i := int32(0)
+		for j, x := range vals {
+			i += int32(gaps[j])
+			dst[i] += scale * float64(x)
+		}
+		return
+	}
 	i, pos := int32(0), 0
 	for _, x := range vals {
 		var g int32

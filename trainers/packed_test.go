@@ -330,3 +330,92 @@ func TestWorkingSetSharesPackedVectors(t *testing.T) {
 		t.Errorf("Gram entry %v, want %v", got, want)
 	}
 }
+
+// BenchmarkPackedDot times the dot products of a Gram row: 64 joint
+// constraints of small-integer differences against a dense vector.
+func BenchmarkPackedDot(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const dim, entries = 1 << 18, 20000
+	w := make([]float64, dim)
+	for k := range w {
+		w[k] = rng.NormFloat64()
+	}
+	vecs := make([]*packedVec, 64)
+	for k := range vecs {
+		var v structpred.SparseVec
+		for i := int32(rng.IntN(8)); len(v.Idx) < entries-rng.IntN(entries/10); i += int32(1 + rng.IntN(20)) {
+			v.Idx = append(v.Idx, i)
+			v.Val = append(v.Val, float64(rng.IntN(9)-4))
+		}
+		vecs[k] = new(packedVec)
+		packVec(vecs[k], v)
+	}
+	dst := make([]float64, len(vecs))
+	b.Run("Dot", func(b *testing.B) {
+		for b.Loop() {
+			for k, p := range vecs {
+				dst[k] = p.Dot(w)
+			}
+		}
+	})
+	b.Run("dotEach", func(b *testing.B) {
+		for b.Loop() {
+			dotEach(w, dst, func(k int) *packedVec { return vecs[k] })
+		}
+	})
+	b.Run("AddTo", func(b *testing.B) {
+		for b.Loop() {
+			for _, p := range vecs {
+				p.AddTo(w, 1e-9)
+			}
+		}
+	})
+}
+
+// dotEach gives every vector's Dot bit for bit, whatever the batch's size
+// (lanes left idle at the end), its mix of value kinds, its vectors'
+// lengths (lanes finishing at different entries, empty vectors) and their
+// index gaps (two-slot gaps included).
+func TestDotEachMatchesDot(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	const dim = 1 << 18
+	w := make([]float64, dim)
+	for k := range w {
+		w[k] = rng.NormFloat64() * 1e3
+	}
+	values := []func() float64{
+		func() float64 { return float64(rng.IntN(255) - 127) },
+		func() float64 { return float64(rng.IntN(60000) - 30000) },
+		func() float64 { return float64(float32(rng.NormFloat64())) },
+		rng.NormFloat64,
+	}
+	randomVec := func(kinds int) *packedVec {
+		value := values[rng.IntN(kinds)]
+		maxGap := []int{2, 40, 1 << 16}[rng.IntN(3)]
+		var v structpred.SparseVec
+		n := rng.IntN(300)
+		for i := int32(rng.IntN(maxGap)); len(v.Idx) < n && int(i) < dim; i += int32(1 + rng.IntN(maxGap)) {
+			v.Idx = append(v.Idx, i)
+			v.Val = append(v.Val, value())
+		}
+		p := new(packedVec)
+		packVec(p, v)
+		return p
+	}
+	for trial := range 300 {
+		kinds := 1 + trial%4 // one kind only, up to all four mixed
+		vecs := make([]*packedVec, rng.IntN(14))
+		for k := range vecs {
+			vecs[k] = randomVec(kinds)
+		}
+		got := make([]float64, len(vecs))
+		dotEach(w, got, func(k int) *packedVec { return vecs[k] })
+		for k, p := range vecs {
+			if want := p.Dot(w); math.Float64bits(got[k]) != math.Float64bits(want) {
+				t.Fatalf("trial %d: vector %d of %d (kind %d, %d entries): dotEach %v, Dot %v",
+					trial, k, len(vecs), p.kind(), len(p.gaps), got[k], want)
+			}
+		}
+	}
+}

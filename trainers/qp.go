@@ -44,6 +44,10 @@ type workingSet struct {
 	// since the last forget to their packed copies.
 	scratch []float64
 	packed  map[vecKey]*packedVec
+	// dots and live are refreshLive's: the violations' dot products and
+	// the members they are for.
+	dots []float64
+	live []int
 }
 
 type constraint struct {
@@ -103,8 +107,8 @@ func (s *workingSet) add(k structpred.Constraint) {
 		for e, i := range k.A.Idx {
 			s.scratch[i] = k.A.Val[e]
 		}
-		for m, j := range g.members {
-			row[m] = s.cons[j].a.Dot(s.scratch)
+		dotEach(s.scratch, row[:len(g.members)], func(m int) *packedVec { return s.cons[g.members[m]].a })
+		for m := range g.members {
 			g.gram[m] = append(g.gram[m], row[m])
 		}
 		for _, i := range k.A.Idx {
@@ -141,9 +145,10 @@ func (s *workingSet) refresh(g *group) {
 	if g.at == s.version && len(g.grad) == len(g.members) && !g.partial {
 		return
 	}
-	g.grad = g.grad[:0]
-	for _, j := range g.members {
-		g.grad = append(g.grad, s.cons[j].violation(s.w))
+	g.grad = growFloats(g.grad, len(g.members))
+	dotEach(s.w, g.grad, func(k int) *packedVec { return s.cons[g.members[k]].a })
+	for k, j := range g.members {
+		g.grad[k] = s.cons[j].b - g.grad[k]
 	}
 	g.at, g.partial = s.version, false
 }
@@ -156,12 +161,18 @@ func (s *workingSet) refreshLive(g *group) {
 	for len(g.grad) < len(g.members) {
 		g.grad = append(g.grad, 0) // a newcomer: never shrunk, set below
 	}
-	for k, j := range g.members {
-		if g.shrunk[k] {
+	s.live = s.live[:0]
+	for k, shrunk := range g.shrunk {
+		if shrunk {
 			g.partial = true
 			continue
 		}
-		g.grad[k] = s.cons[j].violation(s.w)
+		s.live = append(s.live, k)
+	}
+	s.dots = growFloats(s.dots, len(s.live))
+	dotEach(s.w, s.dots, func(l int) *packedVec { return s.cons[g.members[s.live[l]]].a })
+	for l, k := range s.live {
+		g.grad[k] = s.cons[g.members[k]].b - s.dots[l]
 	}
 	g.at = s.version
 }
