@@ -307,7 +307,7 @@ func (o *oneSlackRun) separate(ctx context.Context, st *Stats) error {
 func (o *oneSlackRun) raise(ctx context.Context, found []float64) error {
 	w := o.qp.w
 	return groupMax(ctx, o.pool, len(o.caches), found, func(k, i int, found []float64) error {
-		o.caches[i].raise(found, i, o.lazyAt(k), w)
+		o.pickers[k].raise(&o.caches[i], found, i, o.lazyAt(k), w)
 		return nil
 	})
 }
@@ -389,31 +389,48 @@ func (c *instanceCache) pushLazy(props []lazyProposal, dirs []lazyDir) {
 }
 
 // raise lifts found[g] to the largest violation at w of a cached constraint
-// of group g (instance i's cache; lz is nil unless it keeps labelings).
-func (c *instanceCache) raise(found []float64, i int, lz lazySeparator, w []float64) {
+// of group g (instance i's cache c; lz is nil unless it keeps labelings).
+func (p *picker) raise(c *instanceCache, found []float64, i int, lz lazySeparator, w []float64) {
 	if lz != nil {
 		defer lz.pin(i, w)()
 	}
-	var dots []float64
+	p.cacheDots(c, i, lz, w, -1)
 	for b := range c.batches {
-		bt := &c.batches[b]
-		dots = bt.dots(i, lz, w, dots)
-		for _, k := range bt.cons {
-			found[k.group] = math.Max(found[k.group], k.b-dots[k.vec])
+		for _, k := range c.batches[b].cons {
+			found[k.group] = math.Max(found[k.group], k.b-p.dots[p.off[b]+int(k.vec)])
 		}
 	}
 }
 
-// dots returns the dot product of each of the batch's directions with w,
-// in dst's storage.
-func (bt *cachedBatch) dots(i int, lz lazySeparator, w []float64, dst []float64) []float64 {
-	dst = dst[:0]
+// cacheDots sets p.dots to the dot products with w of the directions of
+// every batch of instance i's cache c but batch skip (-1: none), batch b's
+// from p.off[b]. The vectors of all batches go to one dotEach, so that a
+// cache of one-direction batches (margin's) is still summed four at a
+// time.
+func (p *picker) cacheDots(c *instanceCache, i int, lz lazySeparator, w []float64, skip int) {
+	p.dots = p.dots[:0]
 	if lz != nil {
-		return lz.dirDots(i, w, bt.dirs, dst)
+		for b := range c.batches {
+			p.off[b] = len(p.dots)
+			if b != skip {
+				p.dots = lz.dirDots(i, w, c.batches[b].dirs, p.dots)
+			}
+		}
+		return
 	}
-	dst = growFloats(dst, len(bt.vecs))
-	dotEach(w, dst, func(v int) *packedVec { return &bt.vecs[v] })
-	return dst
+	p.vecs = p.vecs[:0]
+	for b := range c.batches {
+		p.off[b] = len(p.vecs)
+		if b == skip {
+			continue
+		}
+		for v := range c.batches[b].vecs {
+			p.vecs = append(p.vecs, &c.batches[b].vecs[v])
+		}
+	}
+	p.dots = growFloats(p.dots, len(p.vecs))
+	dotEach(w, p.dots, func(k int) *packedVec { return p.vecs[k] })
+	clear(p.vecs) // the batches may drop their vectors before the next call
 }
 
 // pick is one group's most violated cached constraint at w and its
@@ -432,6 +449,8 @@ type pick struct {
 type picker struct {
 	slot  []int32 // per group: 1 + the index of its pick in the picks being built; 0 if none yet
 	dots  []float64
+	off   [cacheSize]int   // cacheDots': where each batch's dots start
+	vecs  []*packedVec     // cacheDots': the vectors dotted
 	seen  map[vecKey]int32 // instanceCache.push's scratch
 	slack []float64        // per group: cachedSlacks' answer, 0 elsewhere
 	set   []int            // the groups cachedSlacks set
@@ -457,17 +476,16 @@ func (p *picker) cachedSlacks(c *instanceCache, i int, lz lazySeparator, w []flo
 	if lz != nil {
 		defer lz.pin(i, w)()
 	}
+	p.cacheDots(c, i, lz, w, c.next)
 	for b := range c.batches {
 		if b == c.next {
 			continue
 		}
-		bt := &c.batches[b]
-		p.dots = bt.dots(i, lz, w, p.dots)
-		for _, k := range bt.cons {
+		for _, k := range c.batches[b].cons {
 			if p.slack[k.group] == 0 {
 				p.set = append(p.set, k.group)
 			}
-			p.slack[k.group] = math.Max(p.slack[k.group], k.b-p.dots[k.vec])
+			p.slack[k.group] = math.Max(p.slack[k.group], k.b-p.dots[p.off[b]+int(k.vec)])
 		}
 	}
 }
@@ -487,11 +505,12 @@ func (p *picker) best(c *instanceCache, i int, lz lazySeparator, w []float64, ds
 	if lz != nil {
 		defer lz.pin(i, w)()
 	}
+	p.cacheDots(c, i, lz, w, -1)
 	for b := range c.batches {
-		bt := &c.batches[(c.next+b)%cacheSize] // oldest first
-		p.dots = bt.dots(i, lz, w, p.dots)
+		b = (c.next + b) % cacheSize // oldest first
+		bt := &c.batches[b]
 		for _, k := range bt.cons {
-			g, v := k.group, k.b-p.dots[k.vec]
+			g, v := k.group, k.b-p.dots[p.off[b]+int(k.vec)]
 			q := pick{group: g, b: k.b, v: v}
 			if lz != nil {
 				q.d = &bt.dirs[k.vec]

@@ -162,7 +162,7 @@ func TestInstanceCacheSharesDirections(t *testing.T) {
 		}
 	}
 	found := make([]float64, 4)
-	c.raise(found, 0, nil, w)
+	p.raise(&c, found, 0, nil, w)
 	for g := range found {
 		if want := math.Max(0, props[g].Violation(w)); found[g] != want {
 			t.Errorf("raise: group %d %v, want %v", g, found[g], want)
@@ -274,6 +274,31 @@ func TestInstanceCacheTurnsOver(t *testing.T) {
 				t.Errorf("push %d, group %d: violation %v, want %v", push, q.group, q.v, best[q.group])
 			}
 		}
+		// raise: max(0, every group's violations over the cache);
+		// cachedSlacks: the same without the batch the next push evicts
+		// (the oldest, once the ring is full).
+		found := make([]float64, groups)
+		p.raise(&c, found, 0, nil, w)
+		p.cachedSlacks(&c, 0, nil, w)
+		batches := history[max(0, len(history)-cacheSize):]
+		for g := range groups {
+			var all, kept float64
+			for b, batch := range batches {
+				for _, k := range batch {
+					if k.Group != g {
+						continue
+					}
+					all = math.Max(all, k.Violation(w))
+					if b > 0 || len(batches) < cacheSize {
+						kept = math.Max(kept, k.Violation(w))
+					}
+				}
+			}
+			if found[g] != all || p.slack[g] != kept {
+				t.Errorf("push %d, group %d: raise %v, cachedSlacks %v; want %v, %v", push, g, found[g], p.slack[g], all, kept)
+			}
+		}
+		p.clearSlacks()
 	}
 }
 
