@@ -35,9 +35,15 @@ type Options struct {
 	// RefreshStale recomputes only the cached units that another code
 	// version computed, reusing the rest.
 	RefreshStale bool
-	Progress     io.Writer // progress and warnings; nil: silent
-	Stdout       io.Writer // the table is printed here; nil: not printed
-	Version      string    // code version stamped into results (see internal/version)
+	// ShareUnits takes a unit to be computed from the other output
+	// directories beside OutDir (its siblings' units/) when one of them
+	// holds it at this code version: the same key and the same code are
+	// the same computation, so configs that share units (a CRF grid, a
+	// baseline) compute them once. Never with Force.
+	ShareUnits bool
+	Progress   io.Writer // progress and warnings; nil: silent
+	Stdout     io.Writer // the table is printed here; nil: not printed
+	Version    string    // code version stamped into results (see internal/version)
 	// Executor runs the units that are not in the store; nil: a
 	// LocalExecutor with Workers goroutines.
 	Executor Executor
@@ -58,6 +64,9 @@ type Outcome struct {
 	OutDir           string
 	Runs             []report.Run
 	Computed, Cached int
+	// Shared counts the cached units taken from other output directories
+	// (Options.ShareUnits); they are among Cached.
+	Shared int
 	// Partial is set when units failed: the outputs were written to
 	// OutDir/partial, and OutDir's own outputs were left as they were.
 	Partial bool
@@ -165,7 +174,7 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 		return nil, r.interrupted(err)
 	}
 	r.prog.stop()
-	out := &Outcome{OutDir: opt.OutDir, Computed: r.computed, Cached: r.cached}
+	out := &Outcome{OutDir: opt.OutDir, Computed: r.computed, Cached: r.cached, Shared: r.shared}
 	for i, u := range tests {
 		if res, ok := testResults[i]; ok {
 			out.Runs = append(out.Runs, toRun(u, res, selections[groupOf(u)]))
@@ -259,6 +268,11 @@ type runner struct {
 
 	mu               sync.Mutex
 	computed, cached int
+	// shared counts the units survey took from siblings, the other
+	// output directories beside this one (listed once, when first needed).
+	shared   int
+	siblings []string
+	listed   bool
 }
 
 // phaseTracker follows one execute call: it updates the progress and
@@ -562,11 +576,17 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 	}
 	stale := map[string]map[string]int{} // version → trainer label → units
 	refreshed, unsummed := 0, 0
+	sharedFrom := map[string]int{} // sibling → units taken from it
 	for i, u := range units {
 		key := u.key()
 		res, noSum, err := r.cache.load(key)
 		switch {
 		case errors.Is(err, errNoUnit):
+			if res, from, ok := r.share(key); ok {
+				results[i] = res
+				sharedFrom[from]++
+				continue
+			}
 			todo = append(todo, i)
 			continue
 		case err != nil:
@@ -574,6 +594,11 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 			todo = append(todo, i)
 			continue
 		case res.Version != r.opt.Version && r.opt.RefreshStale:
+			if res, from, ok := r.share(key); ok {
+				results[i] = res
+				sharedFrom[from]++
+				continue
+			}
 			refreshed++
 			todo = append(todo, i)
 			continue
@@ -589,10 +614,74 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 		results[i] = res
 	}
 	r.reportStale(phase, stale, refreshed)
+	r.reportShared(phase, sharedFrom)
 	if unsummed > 0 {
 		r.warnf("%d cached %s unit(s) have no checksum (written before unit files had one): their schema, key and metric ranges were checked, but a hand edit cannot be detected; --force recomputes them", unsummed, phase)
 	}
 	return todo
+}
+
+// share copies key's unit from a sibling output directory that holds it at
+// this code version (see Options.ShareUnits) and returns it with the
+// sibling's name. A sibling's file must pass every check of this
+// directory's own (checksum included, and present) to be taken.
+func (r *runner) share(key string) (unitResult, string, bool) {
+	// (With Force, survey takes no unit and never asks.)
+	if !r.opt.ShareUnits || r.opt.Version == "" {
+		return unitResult{}, "", false
+	}
+	if !r.listed {
+		r.siblings, r.listed = siblingUnitDirs(r.cache.dir), true
+	}
+	for _, dir := range r.siblings {
+		b, err := os.ReadFile(filepath.Join(dir, key+".json"))
+		if err != nil {
+			continue
+		}
+		res, unsummed, err := decodeUnit(b, key)
+		if err != nil || unsummed || res.Version != r.opt.Version {
+			continue
+		}
+		if err := writeFileAtomic(r.cache.path(key), b); err != nil {
+			r.warnf("cannot copy %s here: %v; computing it", filepath.Join(dir, key+".json"), err)
+			return unitResult{}, "", false
+		}
+		r.shared++
+		return res, filepath.Base(filepath.Dir(dir)), true
+	}
+	return unitResult{}, "", false
+}
+
+// siblingUnitDirs returns the units/ directories of the output directories
+// beside the one whose units/ is dir, in name order.
+func siblingUnitDirs(dir string) []string {
+	own, err := os.Stat(dir)
+	if err != nil {
+		return nil
+	}
+	all, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(dir)), "*", "units"))
+	var out []string
+	for _, d := range all {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() && !os.SameFile(fi, own) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// reportShared says how many of a phase's units were taken from which
+// sibling output directories.
+func (r *runner) reportShared(phase string, from map[string]int) {
+	if len(from) == 0 {
+		return
+	}
+	var parts []string
+	total := 0
+	for _, name := range slices.Sorted(maps.Keys(from)) {
+		parts = append(parts, fmt.Sprintf("%s %d", name, from[name]))
+		total += from[name]
+	}
+	r.prog.log(fmt.Sprintf("repro: took %d %s unit(s) that this code version computed for other configs (%s)", total, phase, strings.Join(parts, ", ")))
 }
 
 // reportStale lists the reused units of other code versions by version and
