@@ -134,8 +134,10 @@ func (q *jointQP) pairSteps(kkt float64) int {
 		if up != slackIdx {
 			q.alpha[up] += t
 			sum += t
-			for k := range q.grad {
-				q.grad[k] -= t * q.gram[k][up]
+			// gram is symmetric, exactly (add and dropInactive keep it so):
+			// its row is read, contiguous, for the column.
+			for k, x := range q.gram[up][:len(q.grad)] {
+				q.grad[k] -= t * x
 			}
 		}
 		if down != slackIdx {
@@ -145,8 +147,8 @@ func (q *jointQP) pairSteps(kkt float64) int {
 				sum -= q.alpha[down]
 				q.alpha[down] = 0
 			}
-			for k := range q.grad {
-				q.grad[k] += t * q.gram[k][down]
+			for k, x := range q.gram[down][:len(q.grad)] {
+				q.grad[k] += t * x
 			}
 		}
 		q.updates++

@@ -287,8 +287,10 @@ func (s *workingSet) pairSteps(g *group, tol float64, maxSteps int) int {
 			c.alpha += t
 			sum += t
 			c.a.AddTo(s.w, t)
-			for k := range grad {
-				grad[k] -= t * g.gram[k][up]
+			// gram is symmetric, exactly (add stores each product in both
+			// places): its row is read, contiguous, for the column.
+			for k, x := range g.gram[up][:len(grad)] {
+				grad[k] -= t * x
 			}
 		}
 		if down != slackIdx {
@@ -300,8 +302,8 @@ func (s *workingSet) pairSteps(g *group, tol float64, maxSteps int) int {
 				c.alpha = 0
 			}
 			c.a.AddTo(s.w, -t)
-			for k := range grad {
-				grad[k] += t * g.gram[k][down]
+			for k, x := range g.gram[down][:len(grad)] {
+				grad[k] += t * x
 			}
 		}
 		s.updates++
