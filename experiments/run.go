@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/internal/version"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -39,7 +40,8 @@ type Options struct {
 	// directories beside OutDir (its siblings' units/) when one of them
 	// holds it at this code version: the same key and the same code are
 	// the same computation, so configs that share units (a CRF grid, a
-	// baseline) compute them once. Never with Force.
+	// baseline) compute them once. The copy keeps the sibling's file as it
+	// is, timings included. Never with Force.
 	ShareUnits bool
 	Progress   io.Writer // progress and warnings; nil: silent
 	Stdout     io.Writer // the table is printed here; nil: not printed
@@ -590,6 +592,12 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 			todo = append(todo, i)
 			continue
 		case err != nil:
+			if res, from, ok := r.share(key); ok {
+				r.warnf("%s: %v; replaced by %s's copy", r.cache.path(key), err, from)
+				results[i] = res
+				sharedFrom[from]++
+				continue
+			}
 			r.warnf("%s: %v; recomputing it", r.cache.path(key), err)
 			todo = append(todo, i)
 			continue
@@ -624,10 +632,16 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 // share copies key's unit from a sibling output directory that holds it at
 // this code version (see Options.ShareUnits) and returns it with the
 // sibling's name. A sibling's file must pass every check of this
-// directory's own (checksum included, and present) to be taken.
+// directory's own (checksum included, and present) to be taken. Nothing is
+// shared under a version that names no particular build (version.Exact),
+// nor while another process holds the unit's lock here (it is computing
+// the unit, and would overwrite the copy).
 func (r *runner) share(key string) (unitResult, string, bool) {
 	// (With Force, survey takes no unit and never asks.)
-	if !r.opt.ShareUnits || r.opt.Version == "" {
+	if !r.opt.ShareUnits || !version.Exact(r.opt.Version) {
+		return unitResult{}, "", false
+	}
+	if _, err := os.Stat(r.locks.path(key)); err == nil {
 		return unitResult{}, "", false
 	}
 	if !r.listed {
@@ -681,7 +695,7 @@ func (r *runner) reportShared(phase string, from map[string]int) {
 		parts = append(parts, fmt.Sprintf("%s %d", name, from[name]))
 		total += from[name]
 	}
-	r.prog.log(fmt.Sprintf("repro: took %d %s unit(s) that this code version computed for other configs (%s)", total, phase, strings.Join(parts, ", ")))
+	r.prog.log(fmt.Sprintf("repro: %s: took %d unit(s) that this code version computed in other output directories (%s)", phase, total, strings.Join(parts, ", ")))
 }
 
 // reportStale lists the reused units of other code versions by version and

@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +65,7 @@ func TestRunSharesUnitsOfThisVersion(t *testing.T) {
 	if out.Computed != 2 || out.Shared != 6 || out.Cached != 6 {
 		t.Errorf("sharing: computed %d, cached %d, shared %d; want 2, 6, 6", out.Computed, out.Cached, out.Shared)
 	}
-	for _, want := range []string{"took 4 validation unit(s) that this code version computed for other configs (small 4)", "took 2 test unit(s)"} {
+	for _, want := range []string{"validation: took 4 unit(s) that this code version computed in other output directories (small 4)", "test: took 2 unit(s)"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("no %q in:\n%s", want, log)
 		}
@@ -108,11 +109,76 @@ func TestRunSharesUnitsOfThisVersion(t *testing.T) {
 
 	// RefreshStale: units of an older version here are replaced from a
 	// sibling where it has them at this version, recomputed elsewhere.
-	if _, log := run("c", Options{Version: "v0"}); strings.Contains(log, "took") {
+	if _, log := run("c", Options{Version: "v0", ShareUnits: true}); strings.Contains(log, "took") {
 		t.Errorf("v0 took units from v1 siblings:\n%s", log)
 	}
 	os.RemoveAll(filepath.Join(parent, "b"))
 	if out, _ := run("c", Options{Version: "v1", ShareUnits: true, RefreshStale: true}); out.Shared != 5 || out.Computed != 3 {
 		t.Errorf("refreshing stale units: computed %d, shared %d; want 3 and 5", out.Computed, out.Shared)
+	}
+}
+
+// A sibling's unit is not taken without a checksum (a file from before
+// checksums, or a hand-made one), under a version that names no build, or
+// while another process holds the unit's lock here.
+func TestShareRefusals(t *testing.T) {
+	t.Parallel()
+	parent := t.TempDir()
+	a := filepath.Join(parent, "small")
+	// Siblings at v1 and at the two versions that name no build.
+	for dir, v := range map[string]string{"small": "v1", "small-unknown": "unknown", "small-dirty": "v1+dirty"} {
+		if _, err := Run(context.Background(), mustConfig(t, smallConfig), Options{OutDir: filepath.Join(parent, dir), Workers: 2, Version: v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := unitPath(t, a, "margin", 1)
+	key := strings.TrimSuffix(filepath.Base(p), ".json")
+	own := unitCache{dir: filepath.Join(parent, "b", "units")}
+	if err := own.preflight(); err != nil {
+		t.Fatal(err)
+	}
+	shares := func(v string) bool {
+		r := newRunner(mustConfig(t, smallConfigB), Options{Version: v, ShareUnits: true}, own, nil, nil)
+		_, _, ok := r.share(key)
+		os.Remove(own.path(key))
+		return ok
+	}
+	if !shares("v1") {
+		t.Fatal("the unit is not shared at its own version")
+	}
+	for _, v := range []string{"unknown", "v1+dirty"} {
+		if shares(v) {
+			t.Errorf("shared under version %q", v)
+		}
+	}
+	lock := newUnitLocks(own.dir, 0, nil).path(key)
+	if err := os.WriteFile(lock, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if shares("v1") {
+		t.Error("shared while the unit's lock is held")
+	}
+	os.Remove(lock)
+	// Without its checksum: decoded, valid, but unsummed.
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		t.Fatal(err)
+	}
+	delete(fields, "checksum")
+	if b, err = json.Marshal(fields); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, unsummed, err := decodeUnit(b, key); err != nil || !unsummed {
+		t.Fatalf("the edited file: unsummed %v, %v", unsummed, err)
+	}
+	if shares("v1") {
+		t.Error("shared a unit file without a checksum")
 	}
 }

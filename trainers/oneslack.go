@@ -506,8 +506,8 @@ func (p *picker) best(c *instanceCache, i int, lz lazySeparator, w []float64, ds
 		defer lz.pin(i, w)()
 	}
 	p.cacheDots(c, i, lz, w, -1)
-	for b := range c.batches {
-		b = (c.next + b) % cacheSize // oldest first
+	for age := range c.batches {
+		b := (c.next + age) % cacheSize // oldest first
 		bt := &c.batches[b]
 		for _, k := range bt.cons {
 			g, v := k.group, k.b-p.dots[p.off[b]+int(k.vec)]

@@ -241,9 +241,9 @@ func dotEach(w, dst []float64, vec func(k int) *packedVec) {
 		kd := p.kind()
 		waiting[kd][n[kd]], at[kd][n[kd]] = p, k
 		if n[kd]++; n[kd] == 4 {
-			s := dot4Of(kd, waiting[kd], w)
-			for l, k := range at[kd] {
-				dst[k] = s[l]
+			s := dot4Of(kd, waiting[kd], 4, w)
+			for l, j := range at[kd] {
+				dst[j] = s[l]
 			}
 			n[kd] = 0
 		}
@@ -258,7 +258,7 @@ func dotEach(w, dst []float64, vec func(k int) *packedVec) {
 			for l := m; l < 4; l++ {
 				ps[l] = ps[m-1]
 			}
-			s := dot4Of(valueKind(kd), ps, w)
+			s := dot4Of(valueKind(kd), ps, m, w)
 			for l := range m {
 				dst[at[kd][l]] = s[l]
 			}
@@ -279,28 +279,32 @@ func (p *packedVec) kind() valueKind {
 	return kindFloat64
 }
 
-// dot4Of returns the four vectors' dot products with w; they hold values
-// of kind kd.
-func dot4Of(kd valueKind, p [4]*packedVec, w []float64) [4]float64 {
+// dot4Of returns the dot products with w of the first lanes of the four
+// vectors (the others repeat one of them); they hold values of kind kd.
+func dot4Of(kd valueKind, p [4]*packedVec, lanes int, w []float64) [4]float64 {
 	g := [4][]uint16{p[0].gaps, p[1].gaps, p[2].gaps, p[3].gaps}
 	switch kd {
 	case kindInt8:
-		return dot4(g, [4][]int8{p[0].i8, p[1].i8, p[2].i8, p[3].i8}, w)
+		return dot4(g, [4][]int8{p[0].i8, p[1].i8, p[2].i8, p[3].i8}, lanes, w)
 	case kindInt16:
-		return dot4(g, [4][]int16{p[0].i16, p[1].i16, p[2].i16, p[3].i16}, w)
+		return dot4(g, [4][]int16{p[0].i16, p[1].i16, p[2].i16, p[3].i16}, lanes, w)
 	case kindFloat32:
-		return dot4(g, [4][]float32{p[0].f32, p[1].f32, p[2].f32, p[3].f32}, w)
+		return dot4(g, [4][]float32{p[0].f32, p[1].f32, p[2].f32, p[3].f32}, lanes, w)
 	}
-	return dot4(g, [4][]float64{p[0].f64, p[1].f64, p[2].f64, p[3].f64}, w)
+	return dot4(g, [4][]float64{p[0].f64, p[1].f64, p[2].f64, p[3].f64}, lanes, w)
 }
 
 // dot4 is four dotPacked calls run together up to the shortest vector's
-// length, each finished alone after that. Vectors with a two-slot gap are
-// summed one by one.
-func dot4[T packedValue](g [4][]uint16, v [4][]T, w []float64) [4]float64 {
+// length, each finished alone after that. When a vector has a two-slot
+// gap, the first lanes are summed one by one instead.
+func dot4[T packedValue](g [4][]uint16, v [4][]T, lanes int, w []float64) [4]float64 {
 	for l := range v {
 		if len(g[l]) != len(v[l]) {
-			return [4]float64{dotPacked(g[0], v[0], w), dotPacked(g[1], v[1], w), dotPacked(g[2], v[2], w), dotPacked(g[3], v[3], w)}
+			var s [4]float64
+			for l := range lanes {
+				s[l] = dotPacked(g[l], v[l], w)
+			}
+			return s
 		}
 	}
 	n := min(len(v[0]), len(v[1]), len(v[2]), len(v[3]))

@@ -347,7 +347,7 @@ func TestWorkingSetSharesPackedVectors(t *testing.T) {
 	}
 	w := []float64{0.5, -1, 2}
 	for j, k := range []structpred.Constraint{{A: shared, B: 1}, {A: shared, B: 2}, {A: other, B: 1}, {A: shared, B: 1}} {
-		if got, want := ws.cons[j].violation(w), k.Violation(w); got != want {
+		if got, want := ws.cons[j].b-ws.cons[j].a.Dot(w), k.Violation(w); got != want {
 			t.Errorf("constraint %d: violation %v, want %v", j, got, want)
 		}
 	}
@@ -397,10 +397,11 @@ func BenchmarkPackedDot(b *testing.B) {
 	})
 }
 
-// dotEach gives every vector's Dot bit for bit, whatever the batch's size
-// (lanes left idle at the end), its mix of value kinds, its vectors'
-// lengths (lanes finishing at different entries, empty vectors) and their
-// index gaps (two-slot gaps included).
+// dotEach gives every vector's SparseVec.Dot bit for bit, whatever the
+// batch's size (lanes left idle at the end), its mix of value kinds, its
+// vectors' lengths (lanes finishing at different entries, empty vectors,
+// with their storage nil or reused) and their index gaps (two-slot gaps
+// included).
 func TestDotEachMatchesDot(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -415,31 +416,41 @@ func TestDotEachMatchesDot(t *testing.T) {
 		func() float64 { return float64(float32(rng.NormFloat64())) },
 		rng.NormFloat64,
 	}
-	randomVec := func(kinds int) *packedVec {
+	randomVec := func(kinds int) structpred.SparseVec {
 		value := values[rng.IntN(kinds)]
 		maxGap := []int{2, 40, 1 << 16}[rng.IntN(3)]
 		var v structpred.SparseVec
 		n := rng.IntN(300)
+		if rng.IntN(8) == 0 {
+			n = 0
+		}
 		for i := int32(rng.IntN(maxGap)); len(v.Idx) < n && int(i) < dim; i += int32(1 + rng.IntN(maxGap)) {
 			v.Idx = append(v.Idx, i)
 			v.Val = append(v.Val, value())
 		}
-		p := new(packedVec)
-		packVec(p, v)
-		return p
+		return v
 	}
-	for trial := range 300 {
+	pool := make([]packedVec, 14) // reused, as cache slots are
+	for trial := range 400 {
 		kinds := 1 + trial%4 // one kind only, up to all four mixed
-		vecs := make([]*packedVec, rng.IntN(14))
+		vecs := make([]*packedVec, rng.IntN(len(pool)))
+		want := make([]float64, len(vecs))
 		for k := range vecs {
-			vecs[k] = randomVec(kinds)
+			v := randomVec(kinds)
+			if rng.IntN(3) == 0 {
+				vecs[k] = new(packedVec)
+			} else {
+				vecs[k] = &pool[k]
+			}
+			packVec(vecs[k], v)
+			want[k] = v.Dot(w)
 		}
 		got := make([]float64, len(vecs))
 		dotEach(w, got, func(k int) *packedVec { return vecs[k] })
 		for k, p := range vecs {
-			if want := p.Dot(w); math.Float64bits(got[k]) != math.Float64bits(want) {
-				t.Fatalf("trial %d: vector %d of %d (kind %d, %d entries): dotEach %v, Dot %v",
-					trial, k, len(vecs), p.kind(), len(p.gaps), got[k], want)
+			if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+				t.Fatalf("trial %d: vector %d of %d (kind %d, %d entries): dotEach %v, SparseVec's Dot %v",
+					trial, k, len(vecs), p.kind(), p.Len(), got[k], want[k])
 			}
 		}
 	}

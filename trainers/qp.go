@@ -56,9 +56,6 @@ type constraint struct {
 	alpha float64
 }
 
-// violation returns b − w·a.
-func (c *constraint) violation(w []float64) float64 { return c.b - c.a.Dot(w) }
-
 // group is one slack group's constraints and their Gram matrix
 // gram[j][k] = a_j·a_k (groups are small, and the matrix turns each pair
 // step's gradient update from |g| sparse-dense dot products into |g| reads).

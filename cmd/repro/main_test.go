@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -124,6 +125,34 @@ func TestRunQuickstartConfig(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "runs.jsonl")); err != nil {
 		t.Error(err)
+	}
+}
+
+// --share-units copies every unit of a run beside it (the same config in
+// another output directory, the same binary) and says so; with --force it
+// is a usage error.
+func TestRunShareUnits(t *testing.T) {
+	t.Parallel()
+	parent := t.TempDir()
+	for _, dir := range []string{"a", "b"} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"run", "../../configs/quickstart.yaml", "--quiet", "--share-units", "--out", filepath.Join(parent, dir)}
+		if err := run(context.Background(), args, nil, &stdout, &stderr); err != nil {
+			t.Fatalf("%v\n%s", err, stderr.String())
+		}
+		shared := regexp.MustCompile(`repro: 0 units computed, (\d+) from cache \((\d+) of them from other output directories\)`).FindStringSubmatch(stderr.String())
+		switch {
+		case dir == "a" && shared != nil:
+			t.Errorf("the first run took units from elsewhere:\n%s", stderr.String())
+		case dir == "b" && (shared == nil || shared[1] != shared[2]):
+			t.Errorf("the second run did not take every unit from the first:\n%s", stderr.String())
+		}
+	}
+	var stderr bytes.Buffer
+	err := run(context.Background(), []string{"run", "--force", "--share-units", "--out", filepath.Join(parent, "c"), "../../configs/quickstart.yaml"}, nil, io.Discard, &stderr)
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--share-units has no effect with --force") {
+		t.Errorf("--force --share-units: %v", err)
 	}
 }
 

@@ -29,11 +29,12 @@ process. $REPRO_UNIT_EXE, if set, is run instead of this executable with
 the 'unit' arguments (a wrapper that, say, limits each child's memory and
 then execs repro).
 
---share-units copies a unit that this code version already computed for
-another config, in an output directory beside this one (results/*/units),
-instead of computing it again: configs that share units (a CRF grid, a
-baseline) then compute them once. With --refresh-stale it regenerates
-several configs at a new version at the cost of their distinct units.
+--share-units copies a unit that this code version already computed into
+another output directory beside this one (results/*/units with the
+default --out) instead of computing it again: configs that share units (a
+CRF grid, a baseline) then compute them once. With --refresh-stale it
+regenerates several configs at a new version at the cost of their
+distinct units.
 
 Flags:
 `
@@ -49,7 +50,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	workers := fs.Int("workers", runtime.NumCPU(), "units to run at once (default: the number of cores)")
 	force := fs.Bool("force", false, "recompute units even if their results are cached")
 	refreshStale := fs.Bool("refresh-stale", false, "recompute only the cached units that another code version computed")
-	shareUnits := fs.Bool("share-units", false, "copy a unit that this code version already computed for another config (in an output directory beside this one) instead of computing it again; never with --force")
+	shareUnits := fs.Bool("share-units", false, "copy a unit that this code version already computed into another output directory beside this one instead of computing it again (not with --force)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	executor := fs.String("executor", "local", "where units run: local (goroutines of this process) or process (one child process per unit)")
 	lockAge := fs.Duration("lock-age", experiments.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
@@ -65,6 +66,9 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *executor != "local" && *executor != "process" {
 		return usagef("--executor must be local or process, got %q", *executor)
+	}
+	if *force && *shareUnits {
+		return usagef("--share-units has no effect with --force, which computes every unit")
 	}
 	if *workers < 1 {
 		return usagef("--workers must be at least 1, got %d", *workers)
@@ -91,7 +95,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if res != nil {
 		shared := ""
 		if res.Shared > 0 {
-			shared = fmt.Sprintf(" (%d of them from other configs' results)", res.Shared)
+			shared = fmt.Sprintf(" (%d of them from other output directories)", res.Shared)
 		}
 		fmt.Fprintf(stderr, "repro: %d units computed, %d from cache%s; results in %s\n", res.Computed, res.Cached, shared, res.OutDir)
 	}

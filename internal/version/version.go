@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
 )
 
@@ -46,6 +47,13 @@ var cached = sync.OnceValue(func() string {
 	}
 	return "exe." + exe
 })
+
+// Exact reports whether version v (a String value) names one build of the
+// code: false for "unknown" and for "<rev>+dirty" without the
+// executable's hash, which name no code in particular.
+func Exact(v string) bool {
+	return v != "" && v != "unknown" && !strings.HasSuffix(v, "+dirty")
+}
 
 // vcsStamp returns the commit the binary was built from, shortened to 12
 // hex digits, and whether the tree was modified; "" without a stamp.

@@ -37,3 +37,21 @@ func TestFileHashFollowsContent(t *testing.T) {
 		t.Errorf("hashes %q %q (%v %v)", ha, hb, errA, errB)
 	}
 }
+
+func TestExact(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want bool
+	}{
+		{"0123456789ab", true},
+		{"0123456789ab+dirty.ba9876543210", true},
+		{"exe.ba9876543210", true},
+		{"0123456789ab+dirty", false},
+		{"unknown", false},
+		{"", false},
+	} {
+		if got := Exact(tc.v); got != tc.want {
+			t.Errorf("Exact(%q) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}
