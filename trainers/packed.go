@@ -206,16 +206,10 @@ func nextGap(gaps []uint16, pos int) (int32, int) {
 }
 
 func dotPacked[T packedValue](gaps []uint16, vals []T, w []float64) float64 {
-	var s float64
 	if len(gaps) == len(vals) { // every gap takes one slot: no decoding
-		gaps = gaps[:len(vals)]
-		i := int32(0)
-		for j, x := range vals {
-			i += int32(gaps[j])
-			s += float64(x) * w[i]
-		}
-		return s
+		return dotRest(gaps, vals, w, 0, 0)
 	}
+	var s float64
 	i, pos := int32(0), 0
 	for _, x := range vals {
 		var g int32
@@ -301,8 +295,8 @@ func dot4[T packedValue](g [4][]uint16, v [4][]T, lanes int, w []float64) [4]flo
 	for l := range v {
 		if len(g[l]) != len(v[l]) {
 			var s [4]float64
-			for l := range lanes {
-				s[l] = dotPacked(g[l], v[l], w)
+			for k := range lanes {
+				s[k] = dotPacked(g[k], v[k], w)
 			}
 			return s
 		}
