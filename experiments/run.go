@@ -582,35 +582,27 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 	for i, u := range units {
 		key := u.key()
 		res, noSum, err := r.cache.load(key)
-		switch {
-		case errors.Is(err, errNoUnit):
-			if res, from, ok := r.share(key); ok {
-				results[i] = res
+		invalid := err != nil && !errors.Is(err, errNoUnit)
+		refresh := err == nil && res.Version != r.opt.Version && r.opt.RefreshStale
+		if err != nil || refresh { // no usable unit here: a sibling's, or compute it
+			if shared, from, ok := r.share(key); ok {
+				if invalid {
+					r.warnf("%s: %v; replaced by %s's copy", r.cache.path(key), err, from)
+				}
+				results[i] = shared
 				sharedFrom[from]++
 				continue
 			}
-			todo = append(todo, i)
-			continue
-		case err != nil:
-			if res, from, ok := r.share(key); ok {
-				r.warnf("%s: %v; replaced by %s's copy", r.cache.path(key), err, from)
-				results[i] = res
-				sharedFrom[from]++
-				continue
+			switch {
+			case invalid:
+				r.warnf("%s: %v; recomputing it", r.cache.path(key), err)
+			case refresh:
+				refreshed++
 			}
-			r.warnf("%s: %v; recomputing it", r.cache.path(key), err)
 			todo = append(todo, i)
 			continue
-		case res.Version != r.opt.Version && r.opt.RefreshStale:
-			if res, from, ok := r.share(key); ok {
-				results[i] = res
-				sharedFrom[from]++
-				continue
-			}
-			refreshed++
-			todo = append(todo, i)
-			continue
-		case res.Version != r.opt.Version:
+		}
+		if res.Version != r.opt.Version {
 			if stale[res.Version] == nil {
 				stale[res.Version] = map[string]int{}
 			}
@@ -620,6 +612,9 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 			unsummed++
 		}
 		results[i] = res
+	}
+	for _, n := range sharedFrom {
+		r.shared += n
 	}
 	r.reportStale(phase, stale, refreshed)
 	r.reportShared(phase, sharedFrom)
@@ -660,7 +655,6 @@ func (r *runner) share(key string) (unitResult, string, bool) {
 			r.warnf("cannot copy %s here: %v; computing it", filepath.Join(dir, key+".json"), err)
 			return unitResult{}, "", false
 		}
-		r.shared++
 		return res, filepath.Base(filepath.Dir(dir)), true
 	}
 	return unitResult{}, "", false

@@ -77,6 +77,14 @@ func TestRunSharesUnitsOfThisVersion(t *testing.T) {
 	if out, _ := run("b", Options{Version: "v1", ShareUnits: true}); out.Computed != 0 || out.Shared != 0 {
 		t.Errorf("rerun: computed %d, shared %d; want 0 and 0", out.Computed, out.Shared)
 	}
+	// A damaged copy here is replaced by the sibling's, with a warning.
+	own := unitPath(t, filepath.Join(parent, "b"), "margin", 0)
+	if err := os.WriteFile(own, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, log := run("b", Options{Version: "v1", ShareUnits: true}); out.Computed != 0 || out.Shared != 1 || !strings.Contains(log, "replaced by small's copy") {
+		t.Errorf("damaged own unit: computed %d, shared %d; want 0 and 1, and a warning in:\n%s", out.Computed, out.Shared, log)
+	}
 
 	for _, tc := range []struct {
 		name string
