@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/maxmargin/repro/decoders"
 	"github.com/maxmargin/repro/structpred"
 )
@@ -164,16 +166,13 @@ func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
 			if int(a) >= m.attrs {
 				continue // an id outside the index (defensive: encoders drop unknowns)
 			}
+			// SIMD adds round as the scalar ones: 1·v is exact, and s·v
+			// is rounded before it is added (no fused multiply-add).
 			if vals == nil {
-				for y, v := range w[int(a)*k : int(a)*k+k] {
-					row[y] += v
-				}
+				floats.Add(row, w[int(a)*k:int(a)*k+k])
 				continue
 			}
-			s := vals[j]
-			for y, v := range w[int(a)*k : int(a)*k+k] {
-				row[y] += s * v
-			}
+			floats.AddScaled(row, vals[j], w[int(a)*k:int(a)*k+k])
 		}
 	}
 	c.Trans = nil

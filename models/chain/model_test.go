@@ -375,3 +375,57 @@ func TestNewRejectsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The emission scores are summed with SIMD adds (gonum's floats); they must
+// round exactly as the scalar loop Score's callers and every committed
+// result were computed with: v added, or s·v rounded and then added, in
+// attribute order. Label counts that are not multiples of the SIMD width
+// and weights of wildly different magnitudes make any other rounding show.
+func TestScoresRoundAsScalarSums(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(11, 12))
+	const numAttrs, n = 300, 12
+	for _, k := range []int{1, 2, 3, 7, 13, 26} {
+		for _, valued := range []bool{false, true} {
+			x := Instance{Attrs: make([][]int32, n), Labels: make([]int, n)}
+			if valued {
+				x.Values = make([][]float64, n)
+			}
+			for p := range n {
+				x.Labels[p] = rng.IntN(k)
+				for a := range int32(numAttrs) {
+					if rng.IntN(4) == 0 {
+						x.Attrs[p] = append(x.Attrs[p], a)
+						if valued {
+							x.Values[p] = append(x.Values[p], rng.NormFloat64()*math.Pow(10, float64(rng.IntN(7)-3)))
+						}
+					}
+				}
+			}
+			m, err := New([]Instance{x}, numAttrs, k, true, decoders.Cost{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := make([]float64, m.Dim())
+			for j := range w {
+				w[j] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
+			}
+			got := m.scores(x, w).Unary
+			for p, attrs := range x.Attrs {
+				for c := range k {
+					var want float64
+					for j, a := range attrs {
+						if valued {
+							want += x.Values[p][j] * w[int(a)*k+c]
+						} else {
+							want += w[int(a)*k+c]
+						}
+					}
+					if g := got[p*k+c]; math.Float64bits(g) != math.Float64bits(want) {
+						t.Fatalf("K=%d valued=%v: score of token %d label %d = %v, scalar sum %v", k, valued, p, c, g, want)
+					}
+				}
+			}
+		}
+	}
+}
