@@ -15,13 +15,16 @@ import (
 
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/atomicfile"
+	"github.com/maxmargin/repro/models/segment"
 	"github.com/maxmargin/repro/trainers"
 )
 
-// FormatVersion is the model file format this package writes and reads.
-// Bump it when the layout or the meaning of a field changes: files of
-// another version are refused with an error that says so.
-const FormatVersion = 1
+// FormatVersion is the model file format this package writes. Bump it
+// when the layout or the meaning of a field changes: files of another
+// version are refused with an error that says so, except version 1, whose
+// segmentation weights were laid out block by block (models/segment's
+// layout before version 2) and are reordered when read.
+const FormatVersion = 2
 
 // magic opens every model file; it is text so that `head -c 12` shows it.
 const magic = "repro-model\n"
@@ -165,8 +168,9 @@ func Decode(b []byte) (*Model, error) {
 	case len(b) < head:
 		return nil, fmt.Errorf("%w: truncated in the header (%d bytes)", ErrFormat, len(b))
 	}
-	if v := binary.BigEndian.Uint32(b[len(magic):head]); v != FormatVersion {
-		return nil, fmt.Errorf("%w: model file format version %d; this repro reads version %d only (train the model again, or use the repro that wrote it)", ErrFormat, v, FormatVersion)
+	v := binary.BigEndian.Uint32(b[len(magic):head])
+	if v != FormatVersion && v != 1 {
+		return nil, fmt.Errorf("%w: model file format version %d; this repro reads versions 1 to %d only (train the model again, or use the repro that wrote it)", ErrFormat, v, FormatVersion)
 	}
 	if len(b) < head+sha256.Size {
 		return nil, fmt.Errorf("%w: truncated (%d bytes)", ErrFormat, len(b))
@@ -175,15 +179,16 @@ func Decode(b []byte) (*Model, error) {
 	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
 		return nil, fmt.Errorf("%w: checksum mismatch: the file is truncated or corrupt", ErrFormat)
 	}
-	m, err := decodePayload(body[head:])
+	m, err := decodePayload(body[head:], v)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 	return m, nil
 }
 
-// decodePayload reads the gzip stream of a model file and checks the model.
-func decodePayload(gz []byte) (*Model, error) {
+// decodePayload reads the gzip stream of a model file of format version v
+// and checks the model.
+func decodePayload(gz []byte, v uint32) (*Model, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		return nil, fmt.Errorf("payload: %w", err)
@@ -240,6 +245,9 @@ func decodePayload(gz []byte) (*Model, error) {
 		Task: h.Task, Features: h.Features, Format: h.Format, Labels: h.Labels,
 		Trainer: h.Trainer, Params: h.Params, DataHash: h.DataHash, Version: h.Version,
 		MaxSegmentLength: h.MaxSegmentLength, Weights: weights, index: index,
+	}
+	if v == 1 && m.Task == Segmentation && len(weights) == segment.Dim(index.Len(), len(m.Labels), m.Features.Edges) {
+		segment.FromBlockMajor(weights, index.Len(), len(m.Labels))
 	}
 	if err := m.check(); err != nil {
 		return nil, err

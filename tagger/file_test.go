@@ -2,6 +2,7 @@ package tagger
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -102,7 +103,7 @@ func TestDecodeRefusesDamagedFiles(t *testing.T) {
 		file []byte
 		want string
 	}{
-		{"another version", other, "format version 2"},
+		{"another version", other, fmt.Sprintf("format version %d", FormatVersion+1)},
 		{"not a model", []byte("EU NNP B-ORG\n"), "does not start with"},
 		{"empty", nil, "does not start with"},
 		{"header only", good[:len(magic)+2], "truncated"},
@@ -153,6 +154,52 @@ func TestDecodeChecksThePayload(t *testing.T) {
 		_, err := Decode(buf.Bytes())
 		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want ErrFormat mentioning %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// A version-1 file stored a segmentation model's weights block by block;
+// it loads with them reordered, and tags as the model that was saved. A
+// version-1 sequence model's weights are read as they are.
+func TestDecodeReadsVersion1(t *testing.T) {
+	t.Parallel()
+	d, err := ParseData(strings.NewReader(coraFixture(6, 30)), "refs.txt", Format{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range []string{Sequence, Segmentation} {
+		m, _, err := Train(t.Context(), d, Options{Task: task, Trainer: "perceptron"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := &Model{
+			Task: m.Task, Features: m.Features, Format: m.Format, Labels: m.Labels,
+			Trainer: m.Trainer, Params: m.Params, DataHash: m.DataHash, Version: m.Version,
+			MaxSegmentLength: m.MaxSegmentLength, Weights: slices.Clone(m.Weights), index: m.index,
+		}
+		if task == Segmentation {
+			// Version 1's layout: block b, attribute a, label c at (b·A + a)·K + c.
+			a, k := m.NumAttributes(), len(m.Labels)
+			for b := range 5 {
+				for id := range a {
+					copy(old.Weights[(b*a+id)*k:][:k], m.Weights[(id*5+b)*k:][:k])
+				}
+			}
+		}
+		file := saved(t, old)
+		binary.BigEndian.PutUint32(file[len(magic):], 1)
+		sum := sha256.Sum256(file[:len(file)-sha256.Size])
+		copy(file[len(file)-sha256.Size:], sum[:])
+		got, err := Decode(file)
+		if err != nil {
+			t.Fatalf("%s: %v", task, err)
+		}
+		if !slices.Equal(got.Weights, m.Weights) {
+			t.Errorf("%s: version-1 weights not read in this version's layout", task)
+		}
+		tokens := []string{"A.", "Smith,", "learning", "models", "2004."}
+		if g, w := got.Predict(tokens, nil), m.Predict(tokens, nil); !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: tagged %v, the saved model %v", task, g, w)
 		}
 	}
 }

@@ -168,7 +168,7 @@ func TestTrainTagEvalErrors(t *testing.T) {
 		{"tag two inputs", []string{"tag", "-m", model, train, train}, "at most one input file", true},
 		{"tag with a missing model", []string{"tag", "-m", missing, train}, "missing.txt", false},
 		{"tag ragged input", []string{"tag", "-m", model, ragged}, "ragged.txt:3: 2 columns, want 3 as on the first token line (line 1)", false},
-		{"model of another format version", []string{"tag", "-m", future, train}, "model file format version 2; this repro reads version 1 only", false},
+		{"model of another format version", []string{"tag", "-m", future, train}, "model file format version 3; this repro reads versions 1 to 2 only", false},
 		{"model that is not one", []string{"eval", "-m", train, train}, "does not start with the model file header", false},
 		{"eval ragged file", []string{"eval", "-m", model, ragged}, "ragged.txt:3: 2 columns, want 3", false},
 		{"eval without file", []string{"eval", "-m", model}, "exactly one test file", true},

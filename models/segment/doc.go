@@ -20,17 +20,20 @@
 // each of the following entries (adding twice when an entry is hit twice):
 //
 //	template   fires for                                index in w
-//	inside     every a ∈ x_p, for each p in [t, u)      0·A·K + a·K + c   (a count: Σ_p)
-//	first      every a ∈ x_t                            1·A·K + a·K + c
-//	last       every a ∈ x_{u−1}                        2·A·K + a·K + c
-//	before     every a ∈ x_{t−1}, if t > 0              3·A·K + a·K + c
-//	after      every a ∈ x_u, if u < n                  4·A·K + a·K + c
+//	inside     every a ∈ x_p, for each p in [t, u)      5·a·K + 0·K + c   (a count: Σ_p)
+//	first      every a ∈ x_t                            5·a·K + 1·K + c
+//	last       every a ∈ x_{u−1}                        5·a·K + 2·K + c
+//	before     every a ∈ x_{t−1}, if t > 0              5·a·K + 3·K + c
+//	after      every a ∈ x_u, if u < n                  5·a·K + 4·K + c
 //	BOS        t = 0 (no token before)                  5·A·K + c
 //	EOS        u = n (no token after)                   5·A·K + K + c
 //	length     always: bin b = min(u−t, LengthBins)     5·A·K + 2·K + (b−1)·K + c
 //	edge       always (if edges): c' → c, c' = K START  5·A·K + (2+LengthBins)·K + c'·K + c
 //
-// so Dim() = 5·A·K + (2 + LengthBins)·K, plus (K+1)·K with edges. The first
+// so Dim() = 5·A·K + (2 + LengthBins)·K, plus (K+1)·K with edges. An
+// attribute's five blocks sit side by side (attribute-major, as CRFsuite
+// lays out its weights), so that scoring a token adds one contiguous row of
+// 5·K weights per attribute. The first
 // and last templates both fire for the single token of a length-1 segment.
 // Because the token attributes of package features already include the
 // neighbours' attributes (±1:…), "first" and "before" overlap in content;
@@ -42,9 +45,9 @@
 //
 // # Score tables
 //
-// Scoring x under w first sums, for every token p and each of the five
-// attribute blocks, the weights of p's attributes for every label (O(n·|x_p|·K)
-// per block), then fills the semimarkov.Scores table Unary[(t·L + len−1)·K +
+// Scoring x under w first sums, for every token p, the rows of p's
+// attributes: each of the five blocks' weights for every label
+// (O(n·|x_p|·5K)), then fills the semimarkov.Scores table Unary[(t·L + len−1)·K +
 // c] for every segment of length 1..L: the inside term is a running sum over
 // the segment's tokens, kept per start and label, so each entry costs O(1)
 // plus its first/last/before/after/length terms, O(n·L·K) in all. The Trans

@@ -1,6 +1,8 @@
 package segment
 
 import (
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/maxmargin/repro/decoders/semimarkov"
 	"github.com/maxmargin/repro/structpred"
 )
@@ -125,24 +127,42 @@ func (m *Model) addExpectedMinusTruth(x Instance, target []structpred.Segment, p
 		}
 	}
 
-	// Every token's attributes are visited once, each adding a K-wide row
-	// into each of its blocks' weights (the blocks of one attribute are A·K
-	// apart, the K labels of one block contiguous), as scores reads them.
+	// Every token's attributes are visited once, each adding the token's
+	// row of attrBlocks·K aggregates into the attribute's row of weights,
+	// as scores reads them (SIMD adds round as scalar ones). The first and
+	// last tokens lack the before and after blocks: adding a zero there
+	// could turn a −0 into +0, so their blocks are added one by one.
+	bk := attrBlocks * k
+	row := grow(&m.aggRow, bk)
 	for p, attrs := range x.Attrs {
 		in, first, last := cover[p*k:][:k], start[p*k:][:k], end[(p+1)*k:][:k]
 		before, after := start[(p+1)*k:][:k], end[p*k:][:k] // the next segment's start, the previous one's end
+		blocks := [attrBlocks][]float64{blockInside: in, blockFirst: first, blockLast: last, blockBefore: before, blockAfter: after}
+		if p+1 == n {
+			blocks[blockBefore] = nil
+		}
+		if p == 0 {
+			blocks[blockAfter] = nil
+		}
+		whole := blocks[blockBefore] != nil && blocks[blockAfter] != nil
+		if whole {
+			for b, src := range blocks {
+				copy(row[b*k:], src)
+			}
+		}
 		for _, id := range attrs {
 			if id < 0 || int(id) >= a {
 				continue // as in scores: ids outside the index carry no weight
 			}
-			addRow(grad[(blockInside*a+int(id))*k:][:k], in)
-			addRow(grad[(blockFirst*a+int(id))*k:][:k], first)
-			addRow(grad[(blockLast*a+int(id))*k:][:k], last)
-			if p+1 < n {
-				addRow(grad[(blockBefore*a+int(id))*k:][:k], before)
+			dst := grad[m.weight(blockInside, id, 0):][:bk]
+			if whole {
+				floats.Add(dst, row)
+				continue
 			}
-			if p > 0 {
-				addRow(grad[(blockAfter*a+int(id))*k:][:k], after)
+			for b, src := range blocks {
+				if src != nil {
+					floats.Add(dst[b*k:][:k], src)
+				}
 			}
 		}
 	}
@@ -168,13 +188,5 @@ func (m *Model) addExpectedMinusTruth(x Instance, target []structpred.Segment, p
 	for _, g := range target {
 		trans[prev*k+g.Label]--
 		prev = g.Label
-	}
-}
-
-// addRow adds src into dst, entry by entry (len(dst) ≥ len(src)).
-func addRow(dst, src []float64) {
-	dst = dst[:len(src)]
-	for c, v := range src {
-		dst[c] += v
 	}
 }

@@ -3,6 +3,9 @@ package segment
 import (
 	"fmt"
 	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/maxmargin/repro/decoders/semimarkov"
 	"github.com/maxmargin/repro/structpred"
@@ -76,6 +79,7 @@ type scratch struct {
 	post                                  semimarkov.Posteriors
 	aggCover, aggStart, aggEnd, aggLength []float64
 	aggTail                               []float64
+	aggRow                                []float64 // one token's aggregates, attrBlocks·K
 }
 
 // New returns a model over data with numAttrs attribute ids, k labels and
@@ -188,8 +192,29 @@ func Dim(numAttrs, k int, edges bool) int {
 
 // Offsets of the blocks after the attribute blocks.
 func (m *Model) boundaryOff() int { return attrBlocks * m.attrs * m.k }
-func (m *Model) lengthOff() int   { return m.boundaryOff() + 2*m.k }
-func (m *Model) edgeOff() int     { return m.lengthOff() + LengthBins*m.k }
+
+// FromBlockMajor reorders, in place, a weight vector laid out block by
+// block (block b, attribute a, label c at (b·A + a)·K + c, as this package
+// laid it out before version 2 of the tagger's model file) into this
+// package's layout, for numAttrs attributes and k labels. The weights after
+// the attribute blocks keep their places.
+func FromBlockMajor(w []float64, numAttrs, k int) {
+	old := slices.Clone(w[:attrBlocks*numAttrs*k])
+	for b := range attrBlocks {
+		for a := range numAttrs {
+			copy(w[(a*attrBlocks+b)*k:][:k], old[(b*numAttrs+a)*k:][:k])
+		}
+	}
+}
+
+// weight returns the index of attribute id's weight for label c in block.
+// An attribute's blocks are side by side, so that scoring a token adds one
+// contiguous row of attrBlocks·K weights per attribute.
+func (m *Model) weight(block int, id int32, c int) int32 {
+	return (id*attrBlocks+int32(block))*int32(m.k) + int32(c)
+}
+func (m *Model) lengthOff() int { return m.boundaryOff() + 2*m.k }
+func (m *Model) edgeOff() int   { return m.lengthOff() + LengthBins*m.k }
 
 // Labels returns K, the number of labels.
 func (m *Model) Labels() int { return m.k }
@@ -244,12 +269,9 @@ func (m *Model) scores(x Instance, w []float64) *semimarkov.Scores {
 			if id < 0 || int(id) >= a {
 				continue // an id outside the index (defensive: encoders drop unknowns)
 			}
-			for b := range bk {
-				src, dst := w[(b*a+int(id))*k:][:k], row[b*k:][:k]
-				for c, v := range src {
-					dst[c] += v
-				}
-			}
+			// An attribute's five blocks are one contiguous row of w, added
+			// with SIMD (1·v + row[j] rounds as v + row[j]).
+			floats.Add(row, w[int(id)*bk*k:][:len(row)])
 		}
 	}
 	sc := &m.sc
@@ -304,7 +326,7 @@ func (m *Model) tokenSum(attrs []int32, w []float64, block, c int) float64 {
 		if id < 0 || int(id) >= m.attrs {
 			continue
 		}
-		s += w[(block*m.attrs+int(id))*m.k+c]
+		s += w[m.weight(block, id, c)]
 	}
 	return s
 }
@@ -381,21 +403,20 @@ func (m *Model) mustSegment(x Instance, y []structpred.Segment) {
 func (m *Model) DeltaFeatures(i int, y []structpred.Segment) structpred.SparseVec {
 	x := m.data[i]
 	m.mustSegment(x, y)
-	k := int32(m.k)
 	m.delta.Reset()
 	// Inside block, token by token.
 	n := len(x.Attrs)
 	m.truthTok = tokenLabelsInto(m.truthTok, x.Segments, n)
 	m.predTok = tokenLabelsInto(m.predTok, y, n)
 	for p, attrs := range x.Attrs {
-		g, c := int32(m.truthTok[p]), int32(m.predTok[p])
+		g, c := m.truthTok[p], m.predTok[p]
 		if g == c {
 			continue
 		}
 		for _, id := range attrs {
 			if id >= 0 && int(id) < m.attrs {
-				m.delta.Add(id*k+g, 1)
-				m.delta.Add(id*k+c, -1)
+				m.delta.Add(m.weight(blockInside, id, g), 1)
+				m.delta.Add(m.weight(blockInside, id, c), -1)
 			}
 		}
 	}
@@ -445,11 +466,10 @@ func tokenLabelsInto(buf []int, segs []structpred.Segment, n int) []int {
 // accumulator.
 func (m *Model) addSegment(x Instance, g structpred.Segment, v float64) {
 	k, c := int32(m.k), int32(g.Label)
-	ak := int32(m.attrs) * k
-	attrs := func(p int, block int32) {
+	attrs := func(p int, block int) {
 		for _, id := range x.Attrs[p] {
 			if id >= 0 && int(id) < m.attrs {
-				m.delta.Add(block*ak+id*k+c, v)
+				m.delta.Add(m.weight(block, id, g.Label), v)
 			}
 		}
 	}

@@ -57,25 +57,25 @@ func denseFeatures(m *Model, x Instance, y []structpred.Segment) []float64 {
 		t, u, c := g.Start, g.End, g.Label
 		for p := t; p < u; p++ {
 			for _, a := range x.Attrs[p] {
-				f[0*A*K+int(a)*K+c]++ // inside
+				f[(int(a)*5+0)*K+c]++ // inside
 			}
 		}
 		for _, a := range x.Attrs[t] {
-			f[1*A*K+int(a)*K+c]++ // first
+			f[(int(a)*5+1)*K+c]++ // first
 		}
 		for _, a := range x.Attrs[u-1] {
-			f[2*A*K+int(a)*K+c]++ // last
+			f[(int(a)*5+2)*K+c]++ // last
 		}
 		if t > 0 {
 			for _, a := range x.Attrs[t-1] {
-				f[3*A*K+int(a)*K+c]++ // before
+				f[(int(a)*5+3)*K+c]++ // before
 			}
 		} else {
 			f[5*A*K+c]++ // BOS
 		}
 		if u < n {
 			for _, a := range x.Attrs[u] {
-				f[4*A*K+int(a)*K+c]++ // after
+				f[(int(a)*5+4)*K+c]++ // after
 			}
 		} else {
 			f[5*A*K+K+c]++ // EOS
@@ -608,6 +608,53 @@ func TestMalformedSegmentationPanics(t *testing.T) {
 				}()
 				call()
 			}()
+		}
+	}
+}
+
+// The score tables add an attribute's row of five blocks with SIMD adds
+// (gonum's floats); Score sums the same weights one by one. They must
+// agree bit for bit (the package doc promises it, and the trainers compare
+// the two), whatever the label count and with weights of wildly different
+// magnitudes, which would show any other rounding.
+func TestTablesRoundAsScore(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(13, 14))
+	const numAttrs, n, maxLen = 300, 14, 4
+	for _, k := range []int{1, 2, 3, 13} {
+		for _, edges := range []bool{false, true} {
+			x := Instance{Attrs: make([][]int32, n), Segments: randomSegmentation(rng, n, k, maxLen)}
+			for p := range x.Attrs {
+				for a := range int32(numAttrs) {
+					if rng.IntN(4) == 0 {
+						x.Attrs[p] = append(x.Attrs[p], a)
+					}
+				}
+			}
+			m, err := New([]Instance{x}, numAttrs, k, maxLen, edges, semimarkov.Loss{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := make([]float64, m.Dim())
+			for j := range w {
+				w[j] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
+			}
+			for range 20 {
+				y := randomSegmentation(rng, n, k, maxLen)
+				sc := m.scores(x, w)
+				var fromTables float64
+				prev := k
+				for _, g := range y {
+					if edges {
+						fromTables += sc.Trans[prev*k+g.Label]
+					}
+					fromTables += sc.Unary[(g.Start*maxLen+g.Len()-1)*k+g.Label]
+					prev = g.Label
+				}
+				if s := m.Score(0, w, y); math.Float64bits(s) != math.Float64bits(fromTables) {
+					t.Fatalf("K=%d edges=%v: Score(%v) = %v, from the tables %v", k, edges, y, s, fromTables)
+				}
+			}
 		}
 	}
 }
