@@ -346,6 +346,9 @@ func (m *Model) AddDelta(i int, y []int, scale float64, add func(j int32, v floa
 // LossAugmented returns argmax_y s_i(y) + scale·L_i(y).
 func (m *Model) LossAugmented(i int, w []float64, scale float64) []int {
 	x := m.data[i]
+	if scale == 0 { // the perceptron's MAP: no cost table to build and add
+		return decoders.Viterbi(m.scoresAt(i, w), &m.ws).Labels
+	}
 	return decoders.LossAugmented(m.scoresAt(i, w), x.Labels, m.cost, scale, &m.ws).Labels
 }
 

@@ -429,3 +429,24 @@ func TestScoresRoundAsScalarSums(t *testing.T) {
 		}
 	}
 }
+
+// LossAugmented at scale 0 skips the cost table; it must pick exactly the
+// labeling the augmented pass picks, ties included (weights of a few small
+// integers, or all zero, tie often).
+func TestLossAugmentedAtZeroScale(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(15, 16))
+	for trial := range 200 {
+		m, w := randomModel(t, rng, 1+rng.IntN(6), 1+rng.IntN(4), trial%2 == 0, decoders.Cost{})
+		for j := range w {
+			w[j] = float64(rng.IntN(3)-1) * float64(trial%3)
+		}
+		for i := range m.Len() {
+			x := m.data[i]
+			want := decoders.LossAugmented(m.scores(x, w), x.Labels, m.cost, 0, nil).Labels
+			if got := m.LossAugmented(i, w, 0); !slices.Equal(got, want) {
+				t.Fatalf("trial %d instance %d: LossAugmented(0) = %v, the augmented pass %v", trial, i, got, want)
+			}
+		}
+	}
+}

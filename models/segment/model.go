@@ -502,6 +502,9 @@ func (m *Model) addEdges(y []structpred.Segment, v float64) {
 // with segments of length ≤ MaxLen.
 func (m *Model) LossAugmented(i int, w []float64, scale float64) []structpred.Segment {
 	x := m.data[i]
+	if scale == 0 { // the perceptron's MAP: no loss table to build and add
+		return semimarkov.Viterbi(m.scoresAt(i, w), &m.ws).Segments
+	}
 	return semimarkov.LossAugmented(m.scoresAt(i, w), x.Segments, m.loss, scale, &m.ws).Segments
 }
 

@@ -658,3 +658,25 @@ func TestTablesRoundAsScore(t *testing.T) {
 		}
 	}
 }
+
+// LossAugmented at scale 0 skips the loss table; it must pick exactly the
+// segmentation the augmented pass picks, ties included (weights of a few
+// small integers, or all zero, tie often).
+func TestLossAugmentedAtZeroScale(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(17, 18))
+	for trial := range 200 {
+		n := 1 + rng.IntN(6)
+		m, w := randomModel(t, rng, shape{n: n, k: 1 + rng.IntN(3), l: 1 + rng.IntN(3), edges: trial%2 == 0, loss: "default", maxSeg: 3})
+		for j := range w {
+			w[j] = float64(rng.IntN(3)-1) * float64(trial%3)
+		}
+		for i := range m.Len() {
+			x := m.data[i]
+			want := semimarkov.LossAugmented(m.scores(x, w), x.Segments, m.loss, 0, nil).Segments
+			if got := m.LossAugmented(i, w, 0); semimarkov.Compare(got, want) != 0 {
+				t.Fatalf("trial %d instance %d: LossAugmented(0) = %v, the augmented pass %v", trial, i, got, want)
+			}
+		}
+	}
+}
