@@ -12,7 +12,12 @@ import (
 // Viterbi on the loss-augmented score tables. Each labeling is a fresh slice.
 func (m *Model) KBest(i int, w []float64, scale float64, k int) [][]int {
 	x := m.data[i]
-	best := decoders.LossAugmentedKBest(m.scores(x, w), x.Labels, m.cost, scale, k, &m.ws)
+	var best []decoders.Scored
+	if scale == 0 { // MIRA's lists: no cost table to build and add
+		best = decoders.KBest(m.scores(x, w), k, &m.ws)
+	} else {
+		best = decoders.LossAugmentedKBest(m.scores(x, w), x.Labels, m.cost, scale, k, &m.ws)
+	}
 	ys := make([][]int, len(best))
 	for j, s := range best {
 		ys[j] = s.Labels

@@ -430,10 +430,10 @@ func TestScoresRoundAsScalarSums(t *testing.T) {
 	}
 }
 
-// LossAugmented at scale 0 skips the cost table; it must pick exactly the
-// labeling the augmented pass picks, ties included (weights of a few small
-// integers, or all zero, tie often).
-func TestLossAugmentedAtZeroScale(t *testing.T) {
+// LossAugmented and KBest at scale 0 skip the cost table; they must
+// pick exactly the labelings the augmented passes pick, ties included
+// (weights of a few small integers, or all zero, tie often).
+func TestDecodingAtZeroLossScale(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(15, 16))
 	for trial := range 200 {
@@ -446,6 +446,18 @@ func TestLossAugmentedAtZeroScale(t *testing.T) {
 			want := decoders.LossAugmented(m.scores(x, w), x.Labels, m.cost, 0, nil).Labels
 			if got := m.LossAugmented(i, w, 0); !slices.Equal(got, want) {
 				t.Fatalf("trial %d instance %d: LossAugmented(0) = %v, the augmented pass %v", trial, i, got, want)
+			}
+			for _, k := range []int{1, 3, 7} {
+				want := decoders.LossAugmentedKBest(m.scores(x, w), x.Labels, m.cost, 0, k, nil)
+				got := m.KBest(i, w, 0, k)
+				if len(got) != len(want) {
+					t.Fatalf("trial %d instance %d: KBest(0, %d) has %d entries, the augmented pass %d", trial, i, k, len(got), len(want))
+				}
+				for j := range got {
+					if !(slices.Equal(got[j], want[j].Labels)) {
+						t.Fatalf("trial %d instance %d: KBest(0, %d)[%d] = %v, the augmented pass %v", trial, i, k, j, got[j], want[j].Labels)
+					}
+				}
 			}
 		}
 	}

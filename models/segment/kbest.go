@@ -14,7 +14,12 @@ import (
 // longer segment is never among them. Each segmentation is a fresh slice.
 func (m *Model) KBest(i int, w []float64, scale float64, k int) [][]structpred.Segment {
 	x := m.data[i]
-	best := semimarkov.LossAugmentedKBest(m.scoresAt(i, w), x.Segments, m.loss, scale, k, &m.ws)
+	var best []semimarkov.Result
+	if scale == 0 { // MIRA's lists: no loss table to build and add
+		best = semimarkov.KBest(m.scoresAt(i, w), k, &m.ws)
+	} else {
+		best = semimarkov.LossAugmentedKBest(m.scoresAt(i, w), x.Segments, m.loss, scale, k, &m.ws)
+	}
 	ys := make([][]structpred.Segment, len(best))
 	for j, r := range best {
 		ys[j] = r.Segments

@@ -659,10 +659,10 @@ func TestTablesRoundAsScore(t *testing.T) {
 	}
 }
 
-// LossAugmented at scale 0 skips the loss table; it must pick exactly the
-// segmentation the augmented pass picks, ties included (weights of a few
-// small integers, or all zero, tie often).
-func TestLossAugmentedAtZeroScale(t *testing.T) {
+// LossAugmented and KBest at scale 0 skip the loss table; they must
+// pick exactly the segmentations the augmented passes pick, ties included
+// (weights of a few small integers, or all zero, tie often).
+func TestDecodingAtZeroLossScale(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(17, 18))
 	for trial := range 200 {
@@ -676,6 +676,18 @@ func TestLossAugmentedAtZeroScale(t *testing.T) {
 			want := semimarkov.LossAugmented(m.scores(x, w), x.Segments, m.loss, 0, nil).Segments
 			if got := m.LossAugmented(i, w, 0); semimarkov.Compare(got, want) != 0 {
 				t.Fatalf("trial %d instance %d: LossAugmented(0) = %v, the augmented pass %v", trial, i, got, want)
+			}
+			for _, k := range []int{1, 3, 7} {
+				want := semimarkov.LossAugmentedKBest(m.scores(x, w), x.Segments, m.loss, 0, k, nil)
+				got := m.KBest(i, w, 0, k)
+				if len(got) != len(want) {
+					t.Fatalf("trial %d instance %d: KBest(0, %d) has %d entries, the augmented pass %d", trial, i, k, len(got), len(want))
+				}
+				for j := range got {
+					if !(semimarkov.Compare(got[j], want[j].Segments) == 0) {
+						t.Fatalf("trial %d instance %d: KBest(0, %d)[%d] = %v, the augmented pass %v", trial, i, k, j, got[j], want[j].Segments)
+					}
+				}
 			}
 		}
 	}
