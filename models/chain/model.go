@@ -97,6 +97,9 @@ func New(data []Instance, numAttrs, k int, edges bool, cost decoders.Cost) (*Mod
 	if err := cost.Validate(); err != nil {
 		return nil, err
 	}
+	if d := Dim(numAttrs, k, edges); d > math.MaxInt32 {
+		return nil, fmt.Errorf("%d attributes and %d labels make %d weights, beyond the int32 indices of sparse vectors", numAttrs, k, d)
+	}
 	for i, x := range data {
 		if err := x.check(); err != nil {
 			return nil, fmt.Errorf("instance %d: %w", i, err)

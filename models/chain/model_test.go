@@ -374,6 +374,9 @@ func TestNewRejectsBadInput(t *testing.T) {
 			t.Errorf("%s: accepted", tt.name)
 		}
 	}
+	if _, err := New(nil, 1<<28, 9, true, decoders.Cost{}); err == nil {
+		t.Error("more weights than int32 indices reach: accepted")
+	}
 }
 
 // The emission scores are summed with SIMD adds (gonum's floats); they must

@@ -97,6 +97,9 @@ func New(data []Instance, numAttrs, k, maxLen int, edges bool, loss semimarkov.L
 	case numAttrs < 0:
 		return nil, fmt.Errorf("negative number of attributes %d", numAttrs)
 	}
+	if d := Dim(numAttrs, k, edges); d > math.MaxInt32 {
+		return nil, fmt.Errorf("%d attributes and %d labels make %d weights, beyond the int32 indices of sparse vectors", numAttrs, k, d)
+	}
 	if loss.K == 0 && loss.Precision == nil && loss.Recall == nil && loss.Misclass == nil {
 		loss = semimarkov.DefaultLoss(k)
 	}
@@ -192,6 +195,8 @@ func Dim(numAttrs, k int, edges bool) int {
 
 // Offsets of the blocks after the attribute blocks.
 func (m *Model) boundaryOff() int { return attrBlocks * m.attrs * m.k }
+func (m *Model) lengthOff() int   { return m.boundaryOff() + 2*m.k }
+func (m *Model) edgeOff() int     { return m.lengthOff() + LengthBins*m.k }
 
 // FromBlockMajor reorders, in place, a weight vector laid out block by
 // block (block b, attribute a, label c at (b·A + a)·K + c, as this package
@@ -213,8 +218,6 @@ func FromBlockMajor(w []float64, numAttrs, k int) {
 func (m *Model) weight(block int, id int32, c int) int32 {
 	return (id*attrBlocks+int32(block))*int32(m.k) + int32(c)
 }
-func (m *Model) lengthOff() int { return m.boundaryOff() + 2*m.k }
-func (m *Model) edgeOff() int   { return m.lengthOff() + LengthBins*m.k }
 
 // Labels returns K, the number of labels.
 func (m *Model) Labels() int { return m.k }

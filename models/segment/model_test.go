@@ -510,6 +510,7 @@ func TestNewRejectsBadInput(t *testing.T) {
 		{"zero max length", good, 2, 2, 0, semimarkov.Loss{}, false},
 		{"loss for other K", good, 2, 2, 2, semimarkov.DefaultLoss(3), false},
 		{"negative penalty", good, 2, 2, 2, negative, false},
+		{"more weights than int32 indices reach", nil, 1 << 28, 2, 2, semimarkov.Loss{}, false},
 	}
 	for _, tt := range tests {
 		_, err := New(tt.data, tt.attrs, tt.k, tt.l, true, tt.loss)
