@@ -57,7 +57,7 @@ type Estimate struct {
 const weightVectors = 2*15 + 6
 
 // nsPerLabelPair is the cost of one label pair of a Viterbi pass, from the
-// decoder benchmark in README.md (6.0 µs for N = 30 tokens, K = 13 labels:
+// decoder benchmark in docs/performance.md (6.0 µs for N = 30 tokens, K = 13 labels:
 // 6.0 µs / (30·13²) ≈ 1.2 ns).
 const nsPerLabelPair = 1.2
 

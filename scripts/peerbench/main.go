@@ -4,7 +4,8 @@
 // line: process CPU seconds of the training, passes, working-set size, the
 // true primal and its working-set counterpart, and test token error and span
 // F1. It exists to measure speed as a ratio to dlib's structural SVM on the
-// same references (see README, Performance); features are repro's own.
+// same references (docs/performance.md, "side by side with dlib");
+// features are repro's own.
 package main
 
 import (
