@@ -303,6 +303,9 @@ type TrainerSpec struct {
 	Epsilon       float64 `yaml:"epsilon,omitempty"`
 	QPTolerance   float64 `yaml:"qp_tolerance,omitempty"`
 	MaxIterations int     `yaml:"max_iterations,omitempty"`
+	// DropIdle has the n-slack solver forget constraints idle for this
+	// many passes (trainers.Settings.DropIdle; 0, the default, keeps all).
+	DropIdle int `yaml:"drop_idle,omitempty"`
 	// Threads is how many goroutines one unit of a cutting-plane trainer
 	// separates on (default 1). Results do not depend on it, so it is not
 	// part of the unit key: changing it reuses the cached units. A unit

@@ -359,7 +359,7 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 							Trainer: t.Name, Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations,
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
 							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Epochs: t.Epochs, K: t.K, Average: t.Average, Beta: t.Beta, LossScale: t.LossScale, Rescaling: t.Rescaling,
-							Solver: t.Solver, Criterion: t.Criterion, CPerExample: t.CPerExample, Label: t.Display(), Threads: t.Threads,
+							Solver: t.Solver, DropIdle: t.DropIdle, Criterion: t.Criterion, CPerExample: t.CPerExample, Label: t.Display(), Threads: t.Threads,
 							Curves: r.cfg.Curves && phase == phaseTest,
 						}
 						if slices.Contains(trainers.LogLinearTrainers(), t.Name) {
@@ -817,7 +817,7 @@ func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 		Split: u.Split, TrainFraction: u.TrainFraction, TrainSize: res.TrainSize, TestSize: res.EvalSize,
 		TokenError: res.TokenError, SpanF1: res.SpanF1, SegmentError: res.SegmentError, Outcomes: res.Outcomes,
 		TrainSeconds: res.TrainSeconds, CPUSeconds: res.CPUSeconds, PeakMiB: res.PeakMiB,
-		Iterations: res.Iterations, Constraints: res.Constraints,
+		Iterations: res.Iterations, Constraints: res.Constraints, Dropped: res.Dropped,
 		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,
 		WorkingPrimal: res.WorkingPrimal, WorkingGap: res.WorkingGap, PrimalExact: res.PrimalExact, OracleCalls: res.OracleCalls,
 		Version: res.Version, Curve: res.Curve,

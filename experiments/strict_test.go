@@ -72,6 +72,8 @@ func TestParseConfigStrict(t *testing.T) {
 		{"epsilon 0", "    C: [0.1, 1]", "    C: [0.1, 1]\n    epsilon: 0", "s.yaml:13: trainers[0].epsilon: must not be 0 (omit it for the default, 0.01)"},
 		{"max_iterations 0", "    C: [0.1, 1]", "    C: [0.1, 1]\n    max_iterations: 0", "s.yaml:13: trainers[0].max_iterations: must not be 0 (omit it for the default, 500)"},
 		{"qp_tolerance 1", "    C: [0.1, 1]", "    C: [0.1, 1]\n    qp_tolerance: 1", "s.yaml:13: trainers[0].qp_tolerance: is a relative gap in [0, 1), got 1"},
+		{"drop_idle negative", "    C: [0.1, 1]", "    C: [0.1, 1]\n    drop_idle: -1", "s.yaml:13: trainers[0].drop_idle: is a number of passes, at least 0, got -1"},
+		{"drop_idle with one-slack", "    C: [0.1, 1]", "    C: [0.1, 1]\n    solver: one-slack\n    drop_idle: 20", "s.yaml:14: trainers[0].drop_idle: dropping idle constraints is an n-slack option: one-slack drops its inactive joint constraints by itself"},
 		{"beta 0", "    beta: 10", "    beta: 0", "s.yaml:18: trainers[3].beta: must be positive and finite (the inverse temperature), got 0"},
 		{"negative loss scale", "    beta: 10", "    beta: 10\n    loss_scale: -1", "s.yaml:19: trainers[3].loss_scale: must be non-negative and finite, got -1"},
 		{"epochs on margin", "    C: [0.1, 1]", "    C: [0.1, 1]\n    epochs: 3", `s.yaml:13: trainers[0].epochs: does not apply to trainer "margin" (only to perceptron, mira, subgradient, passive-aggressive)`},

@@ -172,7 +172,7 @@ func scored(train, eval []int, s *scoreSheet, res *trainers.Result, cost timing)
 	return unitResult{
 		TrainSize: len(train), EvalSize: len(eval), Outcomes: s.outcomes,
 		TokenError: s.counts.TokenError(), SpanF1: s.spanF1(),
-		TrainSeconds: cost.Wall, CPUSeconds: cost.CPU, PeakMiB: float64(cost.PeakBytes) / (1 << 20), Iterations: res.Iterations, Constraints: res.Constraints,
+		TrainSeconds: cost.Wall, CPUSeconds: cost.CPU, PeakMiB: float64(cost.PeakBytes) / (1 << 20), Iterations: res.Iterations, Constraints: res.Constraints, Dropped: res.Dropped,
 		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,
 		WorkingPrimal: res.WorkingPrimal, WorkingGap: res.WorkingGap, PrimalExact: res.PrimalExact, OracleCalls: res.OracleCalls,
 	}

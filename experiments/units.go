@@ -71,6 +71,9 @@ type unitSpec struct {
 	Rescaling string   `json:"rescaling,omitempty"`
 	// Solver is the cutting-plane solver (n-slack or one-slack).
 	Solver string `json:"solver,omitempty"`
+	// DropIdle is n-slack's idle-constraint dropping; omitted when off, so
+	// existing units keep their keys.
+	DropIdle int `json:"drop_idle,omitempty"`
 	// Criterion is the slack oracle's criterion; unset (Tsochantaridis'
 	// H, the default) is omitted, so existing units keep their keys.
 	Criterion string `json:"criterion,omitempty"`
@@ -186,6 +189,7 @@ type unitResult struct {
 	SegmentError float64 `json:"segment_error,omitempty"`
 	Iterations   int     `json:"iterations"`
 	Constraints  int     `json:"constraints"`
+	Dropped      int     `json:"dropped,omitempty"` // n-slack constraints dropped as idle
 	Primal       float64 `json:"primal"`
 	Dual         float64 `json:"dual"`
 	Gap          float64 `json:"gap"`

@@ -33,6 +33,7 @@ type Run struct {
 	PeakMiB       float64            `json:"peak_mib,omitempty"`       // peak memory the Go runtime held from the OS while training (mapped less released; process-wide, per unit under --workers 1)
 	Iterations    int                `json:"iterations"`               // trainer iterations
 	Constraints   int                `json:"constraints"`              // constraints in the final working set
+	Dropped       int                `json:"dropped,omitempty"`        // n-slack constraints dropped as idle on the way (drop_idle)
 	Primal        float64            `json:"primal"`                   // final primal objective
 	Dual          float64            `json:"dual"`                     // final dual objective
 	Gap           float64            `json:"gap"`                      // final duality gap

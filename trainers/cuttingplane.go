@@ -70,6 +70,19 @@ type Settings struct {
 	// Solver is NSlack (the default) or OneSlack. Both minimise the same
 	// objective ½‖w‖² + C Σ_g ξ_g and have the same optimum.
 	Solver string
+	// DropIdle, if positive, has the n-slack solver forget constraints the
+	// working set no longer uses, as the one-slack solver does with its
+	// joint constraints: after each pass that does not end the run, a
+	// constraint that has ended more than DropIdle consecutive passes at
+	// α = 0, each time violated by less than its group's slack minus
+	// IdleMargin·ε, is removed. Only α = 0 constraints go, so w, the dual
+	// and the stopping rule's figures do not move when they do; the QP's
+	// sweeps then visit fewer constraints. The margin keeps constraints
+	// the oracle would soon propose again (without it, PosLearn's oracle
+	// re-proposed the dropped ones and the run never converged). The
+	// optimum is the same, but the path differs, so results move within
+	// the tolerance ε promises. Zero (the default) keeps every constraint.
+	DropIdle int
 	// Certifier, if non-nil, is an exact separation oracle for the same
 	// constraints as the training oracle, called once at the end to compute
 	// the true slacks behind Stats.Primal. Give it when the training oracle
@@ -98,6 +111,11 @@ type Settings struct {
 
 // DefaultEpsilon is the cutting-plane tolerance ε when none is given.
 const DefaultEpsilon = 0.01
+
+// IdleMargin is how far, in units of ε, below its group's slack an α = 0
+// constraint's violation must end a pass for the pass to count towards
+// Settings.DropIdle.
+const IdleMargin = 5
 
 // Resolved returns s with every unset field at the default training uses,
 // so that callers (a config's effective settings, a separator's ε) take
@@ -136,10 +154,12 @@ func (s Settings) validate() error {
 	switch {
 	case !(s.C > 0) || math.IsInf(s.C, 0):
 		return fmt.Errorf("the trade-off C must be a positive finite number, got %v", s.C)
-	case s.Epsilon < 0 || s.QPTolerance < 0 || s.MaxIterations < 0 || s.Threads < 0:
-		return errors.New("epsilon, QP tolerance, iteration cap and threads must not be negative")
+	case s.Epsilon < 0 || s.QPTolerance < 0 || s.MaxIterations < 0 || s.Threads < 0 || s.DropIdle < 0:
+		return errors.New("epsilon, QP tolerance, iteration cap, threads and idle passes must not be negative")
 	case s.Solver != NSlack && s.Solver != OneSlack:
 		return fmt.Errorf("unknown cutting-plane solver %q (known: %v)", s.Solver, Solvers())
+	case s.DropIdle > 0 && s.Solver == OneSlack:
+		return errDropIdleOneSlack
 	}
 	return nil
 }
@@ -157,6 +177,7 @@ func (s Settings) validate() error {
 type Stats struct {
 	Iterations  int // passes over the data (n-slack) or iterations (one-slack)
 	Constraints int // working-set size
+	Dropped     int // constraints n-slack removed as idle (Settings.DropIdle)
 	Added       int // constraints added in the last pass or iteration
 	// Primal is the objective at W over the full constraint set (for
 	// Subgradient the same, for CRF its own objective).
@@ -208,6 +229,10 @@ const (
 
 	oneSlackMaxIterations = 5000
 )
+
+// errDropIdleOneSlack refuses DropIdle with the one-slack solver, which
+// drops its idle joint constraints by itself.
+var errDropIdleOneSlack = fmt.Errorf("dropping idle constraints is an %s option: %s drops its inactive joint constraints by itself", NSlack, OneSlack)
 
 // ErrNotFinite reports that training produced a NaN or infinite value.
 var ErrNotFinite = errors.New("training produced a non-finite value")
@@ -329,6 +354,11 @@ func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGa
 		}
 		if st.Converged {
 			break
+		}
+		if s.DropIdle > 0 {
+			// After the convergence test, so the pass that ends the run
+			// reports the working set it stopped on.
+			st.Dropped += ws.dropIdle(s.DropIdle, IdleMargin*s.Epsilon)
 		}
 		if st.Iterations < s.MaxIterations && cp.due(st.Iterations) {
 			if err := cp.at(st.Iterations, ws.w); err != nil {
@@ -516,6 +546,7 @@ type CuttingPlaneParams struct {
 	QPTolerance   float64 `param:"qp_tolerance" help:"relative working-set gap the QP must reach (0: stop on the true gap)"`
 	MaxIterations int     `param:"max_iterations" help:"cap on passes (n-slack) or iterations (one-slack)"`
 	Threads       int     `param:"threads,execution" help:"goroutines for one-slack's separation and both solvers' final exact pass; results do not depend on it"`
+	DropIdle      int     `param:"drop_idle" help:"n-slack: forget a constraint after this many passes in a row at α = 0 well below its slack (0: keep every constraint)"`
 }
 
 // Resolved fills the defaults as Settings.Resolved does.
@@ -541,13 +572,17 @@ func (p CuttingPlaneParams) Validate() error {
 		return &ParamError{Key: "max_iterations", Msg: fmt.Sprintf("must be at least 1, got %d", p.MaxIterations)}
 	case p.Threads < 1:
 		return &ParamError{Key: "threads", Msg: fmt.Sprintf("must be at least 1, got %d", p.Threads)}
+	case p.DropIdle < 0:
+		return &ParamError{Key: "drop_idle", Msg: fmt.Sprintf("is a number of passes, at least 0, got %d", p.DropIdle)}
+	case p.DropIdle > 0 && p.Solver == OneSlack:
+		return &ParamError{Key: "drop_idle", Msg: errDropIdleOneSlack.Error()}
 	}
 	return nil
 }
 
 // settings returns the solver settings for a model of n instances.
 func (p CuttingPlaneParams) settings(n int) Settings {
-	return Settings{C: p.PerExample(n), Epsilon: p.Epsilon, QPTolerance: p.QPTolerance, MaxIterations: p.MaxIterations, Solver: p.Solver, Threads: p.Threads}
+	return Settings{C: p.PerExample(n), Epsilon: p.Epsilon, QPTolerance: p.QPTolerance, MaxIterations: p.MaxIterations, Solver: p.Solver, Threads: p.Threads, DropIdle: p.DropIdle}
 }
 
 // checkThreads reports whether trainer name can train m on threads

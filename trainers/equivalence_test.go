@@ -150,3 +150,54 @@ func TestSolversAgree(t *testing.T) {
 		})
 	}
 }
+
+// Dropping idle n-slack constraints (Settings.DropIdle) changes the path,
+// not the problem: on noisy random chains, where hundreds of constraints
+// pile up, every trainer still converges with its true gap within C·G·ε,
+// its primal within that bound of keeping every constraint, and it does drop
+// some (so the test exercises the compaction).
+func TestDropIdleReachesTheSameOptimum(t *testing.T) {
+	t.Parallel()
+	const c, eps = 10, 1e-3
+	for _, trainer := range trainers.CuttingPlaneTrainers() {
+		t.Run(trainer, func(t *testing.T) {
+			t.Parallel()
+			m, _ := randomChain(7, chainShape{n: 20, tokens: 7, k: 4, attrs: 30, perTok: 3, noise: 0.3, edges: true})
+			runs := map[int]*trainers.Result{}
+			for _, after := range []int{0, 1} {
+				sep, err := trainers.NewSeparator(trainer, m, eps)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := trainers.Settings{C: c, Epsilon: eps, DropIdle: after}
+				if trainer == trainers.ApproxSlack {
+					if s.Certifier, err = trainers.NewSeparator(trainers.Slack, m, eps); err != nil {
+						t.Fatal(err)
+					}
+				}
+				res, err := trainers.CuttingPlane(context.Background(), m.Len(), m.Dim(), sep, s)
+				if err != nil {
+					t.Fatalf("drop after %d: %v", after, err)
+				}
+				if !res.Converged {
+					t.Fatalf("drop after %d: not converged after %d passes", after, res.Iterations)
+				}
+				bound := c * float64(sep.Groups()) * eps
+				if trainer != trainers.ApproxSlack && (res.Gap < -1e-9 || res.Gap > bound) {
+					t.Errorf("drop after %d: true gap %v outside [0, %v]", after, res.Gap, bound)
+				}
+				runs[after] = res
+			}
+			keep, drop := runs[0], runs[1]
+			if keep.Dropped != 0 || drop.Dropped == 0 {
+				t.Fatalf("dropped %d keeping all, %d dropping idle ones", keep.Dropped, drop.Dropped)
+			}
+			// Each dual bounds the other run's true primal from below.
+			if keep.Primal < drop.Dual-1e-9 || drop.Primal < keep.Dual-1e-9 {
+				t.Errorf("primals %v, %v against duals %v, %v", keep.Primal, drop.Primal, keep.Dual, drop.Dual)
+			}
+			t.Logf("primal %.6f (%d passes, %d constraints) vs %.6f (%d passes, %d constraints, %d dropped)",
+				keep.Primal, keep.Iterations, keep.Constraints, drop.Primal, drop.Iterations, drop.Constraints, drop.Dropped)
+		})
+	}
+}

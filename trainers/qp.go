@@ -48,6 +48,9 @@ type workingSet struct {
 	// the members they are for.
 	dots []float64
 	live []int
+	// idle counts, per constraint (parallel to cons), the consecutive
+	// passes it ended idle (see dropIdle).
+	idle []int
 }
 
 type constraint struct {
@@ -116,6 +119,98 @@ func (s *workingSet) add(k structpred.Constraint) {
 	g.gram = append(g.gram, row)
 	g.members = append(g.members, len(s.cons))
 	s.cons = append(s.cons, constraint{a: s.pack(k.A), b: k.B})
+	s.idle = append(s.idle, 0)
+}
+
+// dropIdle counts, per constraint, the consecutive passes it ended idle and
+// removes those idle for more than after passes, returning how many went
+// (Settings.DropIdle; jointQP.dropInactive does the same for the one-slack
+// solver). A constraint ends a pass idle if its α is 0 and, with margin > 0,
+// its violation is below its group's slack by more than margin. Only α = 0
+// members go, so w, every group's sum, the dual and every kept member's
+// cached violation are unchanged: each group's members, Gram matrix, grad
+// and shrunk flags are compacted together and cons is renumbered in order.
+func (s *workingSet) dropIdle(after int, margin float64) int {
+	drop := false
+	if margin > 0 {
+		for _, gi := range s.order {
+			g := s.groups[gi]
+			s.refresh(g) // a no-op after solve, which ends on exact objectives
+			xi := 0.0
+			for _, v := range g.grad {
+				xi = math.Max(xi, v)
+			}
+			for m, j := range g.members {
+				if s.cons[j].alpha > 0 || g.grad[m] >= xi-margin {
+					s.idle[j] = -1 // raised to 0 below
+				}
+			}
+		}
+	}
+	for j := range s.cons {
+		if s.cons[j].alpha > 0 {
+			s.idle[j] = 0
+		} else {
+			s.idle[j]++
+			if s.idle[j] > after {
+				drop = true
+			}
+		}
+	}
+	if !drop {
+		return 0
+	}
+	// newIdx maps a kept constraint's old index to its new one (-1: dropped).
+	newIdx := make([]int, len(s.cons))
+	n := 0
+	for j := range s.cons {
+		if s.cons[j].alpha == 0 && s.idle[j] > after {
+			newIdx[j] = -1
+			continue
+		}
+		newIdx[j] = n
+		s.cons[n], s.idle[n] = s.cons[j], s.idle[j]
+		n++
+	}
+	removed := len(s.cons) - n
+	clear(s.cons[n:]) // release the dropped vectors
+	s.cons, s.idle = s.cons[:n], s.idle[:n]
+	var kept []int
+	for _, gi := range s.order {
+		g := s.groups[gi]
+		kept = kept[:0]
+		for m, j := range g.members {
+			if newIdx[j] >= 0 {
+				kept = append(kept, m)
+			}
+		}
+		if len(kept) == len(g.members) {
+			for m, j := range g.members {
+				g.members[m] = newIdx[j]
+			}
+			continue
+		}
+		// grad may be shorter than members when stale (newcomers added
+		// while w had moved sit at the end): keep its prefix's survivors.
+		ng := 0
+		for r, m := range kept { // kept is increasing: every move is leftwards
+			row := g.gram[m]
+			for c, l := range kept {
+				row[c] = row[l]
+			}
+			g.gram[r] = row[:len(kept)]
+			g.members[r] = newIdx[g.members[m]]
+			g.shrunk[r] = g.shrunk[m]
+			if m < len(g.grad) {
+				g.grad[r] = g.grad[m]
+				ng = r + 1
+			}
+		}
+		k := len(kept)
+		clear(g.gram[k:])
+		g.gram, g.members, g.shrunk, g.grad = g.gram[:k], g.members[:k], g.shrunk[:k], g.grad[:ng]
+	}
+	return removed
 }
 
 // pack returns the packed copy of a, shared with the proposals of the
