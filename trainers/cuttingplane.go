@@ -81,7 +81,11 @@ type Settings struct {
 	// the oracle would soon propose again (without it, PosLearn's oracle
 	// re-proposed the dropped ones and the run never converged). The
 	// optimum is the same, but the path differs, so results move within
-	// the tolerance ε promises. Zero (the default) keeps every constraint.
+	// the tolerance ε promises, and it can cost passes: where w keeps
+	// moving, dropped constraints come back (on Cora without edge features
+	// slack scaling at C ≥ 1 then met MaxIterations where keeping every
+	// constraint converged; docs/performance.md). Zero (the default) keeps
+	// every constraint.
 	DropIdle int
 	// Certifier, if non-nil, is an exact separation oracle for the same
 	// constraints as the training oracle, called once at the end to compute
