@@ -197,8 +197,8 @@ func TestDropIdleReachesTheSameOptimum(t *testing.T) {
 			if d := math.Abs(keep.Primal - drop.Primal); trainer != trainers.ApproxSlack && d > bound {
 				t.Errorf("primals %v and %v differ by more than C·G·ε = %v", keep.Primal, drop.Primal, bound)
 			}
-			t.Logf("primal %.6f (%d passes, %d constraints) vs %.6f (%d passes, %d constraints, %d dropped)",
-				keep.Primal, keep.Iterations, keep.Constraints, drop.Primal, drop.Iterations, drop.Constraints, drop.Dropped)
+			t.Logf("%s: primal %.6f (%d passes, %d constraints) vs %.6f (%d passes, %d constraints, %d dropped)",
+				trainer, keep.Primal, keep.Iterations, keep.Constraints, drop.Primal, drop.Iterations, drop.Constraints, drop.Dropped)
 		})
 	}
 }

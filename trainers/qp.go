@@ -132,29 +132,22 @@ func (s *workingSet) add(k structpred.Constraint) {
 // and shrunk flags are compacted together and cons is renumbered in order.
 func (s *workingSet) dropIdle(after int, margin float64) int {
 	drop := false
-	if margin > 0 {
-		for _, gi := range s.order {
-			g := s.groups[gi]
+	for _, gi := range s.order {
+		g := s.groups[gi]
+		xi := 0.0
+		if margin > 0 {
 			s.refresh(g) // a no-op after solve, which ends on exact objectives
-			xi := 0.0
 			for _, v := range g.grad {
 				xi = math.Max(xi, v)
 			}
-			for m, j := range g.members {
-				if s.cons[j].alpha > 0 || g.grad[m] >= xi-margin {
-					s.idle[j] = -1 // raised to 0 below
-				}
-			}
 		}
-	}
-	for j := range s.cons {
-		if s.cons[j].alpha > 0 {
-			s.idle[j] = 0
-		} else {
-			s.idle[j]++
-			if s.idle[j] > after {
-				drop = true
+		for m, j := range g.members {
+			if s.cons[j].alpha > 0 || (margin > 0 && g.grad[m] >= xi-margin) {
+				s.idle[j] = 0
+				continue
 			}
+			s.idle[j]++
+			drop = drop || s.idle[j] > after
 		}
 	}
 	if !drop {
