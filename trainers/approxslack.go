@@ -38,6 +38,9 @@ type approxSlackSeparator[Y any] struct {
 	m       Model[Y]
 	d       TruthExcludingDecoder[Y]
 	epsilon float64
+	// decodeEvery decodes at every λ, even where the envelope is known:
+	// the reference the skipping is tested against.
+	decodeEvery bool
 }
 
 // golden is the number of F evaluations inside [λ_l, λ_u]; the bracket
@@ -80,7 +83,35 @@ func (s *approxSlackSeparator[Y]) Separate(i int, w []float64, slack func(int) f
 		f, objective float64
 	}
 	var visited []visit
+	// points are the λs evaluated so far and the visit decoded or known at
+	// each. F's first term is the upper envelope of the lines s(y) + λL(y),
+	// so where the evaluated λs on both sides of a new λ share one line, the
+	// envelope there is that line: the decoder could only return a labeling
+	// on it, whose F and objective are those already visited. Such a λ is
+	// evaluated without decoding, which leaves the search's path and its
+	// answer as they were.
+	type point struct {
+		lambda float64
+		v      int
+	}
+	var points []point
 	eval := func(lambda float64) float64 {
+		below, above := -1, -1
+		for k, p := range points {
+			if p.lambda <= lambda && (below < 0 || p.lambda > points[below].lambda) {
+				below = k
+			}
+			if p.lambda >= lambda && (above < 0 || p.lambda < points[above].lambda) {
+				above = k
+			}
+		}
+		if below >= 0 && above >= 0 && !s.decodeEvery {
+			vb, va := visited[points[below].v], visited[points[above].v]
+			if vb.score == va.score && vb.loss == va.loss {
+				points = append(points, point{lambda, points[below].v})
+				return vb.score + lambda*vb.loss - 2*math.Sqrt(xi*lambda)
+			}
+		}
 		y, ok := s.d.BestExcluding(i, w, lambda)
 		if !ok {
 			return math.Inf(1)
@@ -91,6 +122,7 @@ func (s *approxSlackSeparator[Y]) Separate(i int, w []float64, slack func(int) f
 		if v.loss > 0 {
 			v.objective = v.score - xi/v.loss
 		}
+		points = append(points, point{lambda, len(visited)})
 		visited = append(visited, v)
 		return v.f
 	}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -41,6 +42,7 @@ func main() {
 	n := flag.Int("n", 0, "use only the first n training references (0: all)")
 	splitsFile := flag.String("splits", "../shared/peers/cora_splits.json", "split file (JSON: splits[].seed, splits[].train)")
 	coraFile := flag.String("cora", "../shared/datasets/cora/tagged_references.txt", "Cora tagged references")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the training to this file")
 	flag.Parse()
 	var sp struct {
 		Splits []struct {
@@ -95,10 +97,22 @@ func main() {
 		log.Fatal(err)
 	}
 	params := trainers.Values{"C": *c, "epsilon": *eps, "solver": *solver}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+	}
 	c0, t0 := cpu(), time.Now()
 	res, err := trainers.Train[[]int](context.Background(), *trainer, m, params)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
 	}
 	cs, ws := (cpu() - c0).Seconds(), time.Since(t0).Seconds()
 	var cnt metrics.Counts
