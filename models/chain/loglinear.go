@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/maxmargin/repro/decoders"
+	"gonum.org/v1/gonum/floats"
 )
 
 // The chain model serves CRF and entropy-margin training (trainers.LogLinear;
@@ -67,7 +68,8 @@ func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad [
 				continue // as in scores: ids outside the index carry no weight
 			}
 			if vals == nil {
-				addTo(grad[int(a)*k:int(a)*k+k], d)
+				// SIMD, and each element rounds as the scalar += does.
+				floats.Add(grad[int(a)*k:int(a)*k+k], d)
 				continue
 			}
 			s, row := vals[j], grad[int(a)*k:int(a)*k+k]
