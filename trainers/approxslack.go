@@ -89,7 +89,9 @@ func (s *approxSlackSeparator[Y]) Separate(i int, w []float64, slack func(int) f
 	// envelope there is that line: the decoder could only return a labeling
 	// on it, whose F and objective are those already visited. Such a λ is
 	// evaluated without decoding, which leaves the search's path and its
-	// answer as they were.
+	// answer as they were, but for ties: of two labelings on one line the
+	// decoder's rounding picks one at each λ, and a skipped λ may miss the
+	// other.
 	type point struct {
 		lambda float64
 		v      int
