@@ -41,6 +41,16 @@ type approxSlackSeparator[Y any] struct {
 	// decodeEvery decodes at every λ, even where the envelope is known:
 	// the reference the skipping is tested against.
 	decodeEvery bool
+	// points is Separate's record of the λs it evaluated, kept between
+	// calls so that the oracle's hot path does not allocate it anew.
+	points []lambdaPoint
+}
+
+// lambdaPoint is a λ the search evaluated and the index of the visit
+// decoded or known there.
+type lambdaPoint struct {
+	lambda float64
+	v      int
 }
 
 // golden is the number of F evaluations inside [λ_l, λ_u]; the bracket
@@ -83,8 +93,7 @@ func (s *approxSlackSeparator[Y]) Separate(i int, w []float64, slack func(int) f
 		f, objective float64
 	}
 	var visited []visit
-	// points are the λs evaluated so far and the visit decoded or known at
-	// each. F's first term is the upper envelope of the lines s(y) + λL(y),
+	// points are the λs evaluated so far. F's first term is the upper envelope of the lines s(y) + λL(y),
 	// so where the evaluated λs on both sides of a new λ share one line, the
 	// envelope there is that line: the decoder could only return a labeling
 	// on it, whose F and objective are those already visited. Such a λ is
@@ -92,11 +101,8 @@ func (s *approxSlackSeparator[Y]) Separate(i int, w []float64, slack func(int) f
 	// answer as they were, but for ties: of two labelings on one line the
 	// decoder's rounding picks one at each λ, and a skipped λ may miss the
 	// other.
-	type point struct {
-		lambda float64
-		v      int
-	}
-	var points []point
+	points := s.points[:0]
+	defer func() { s.points = points }()
 	eval := func(lambda float64) float64 {
 		below, above := -1, -1
 		for k, p := range points {
@@ -110,7 +116,7 @@ func (s *approxSlackSeparator[Y]) Separate(i int, w []float64, slack func(int) f
 		if below >= 0 && above >= 0 && !s.decodeEvery {
 			vb, va := visited[points[below].v], visited[points[above].v]
 			if vb.score == va.score && vb.loss == va.loss {
-				points = append(points, point{lambda, points[below].v})
+				points = append(points, lambdaPoint{lambda, points[below].v})
 				return vb.score + lambda*vb.loss - 2*math.Sqrt(xi*lambda)
 			}
 		}
@@ -124,7 +130,7 @@ func (s *approxSlackSeparator[Y]) Separate(i int, w []float64, slack func(int) f
 		if v.loss > 0 {
 			v.objective = v.score - xi/v.loss
 		}
-		points = append(points, point{lambda, len(visited)})
+		points = append(points, lambdaPoint{lambda, len(visited)})
 		visited = append(visited, v)
 		return v.f
 	}

@@ -57,29 +57,31 @@ func TestApproxSlackSkipsKnownLines(t *testing.T) {
 				w[j] = rng.NormFloat64()
 			}
 		}
+		// One separator of each kind for the whole trial, so that calls
+		// follow one another as in training.
+		eps := 0.01 + 0.1*rng.Float64()
+		var seps [2]*approxSlackSeparator[[]int]
+		var counts [2]*countingChain
+		for e, every := range []bool{false, true} {
+			counts[e] = &countingChain{Model: base}
+			seps[e] = &approxSlackSeparator[[]int]{m: counts[e], d: counts[e], epsilon: eps, decodeEvery: every}
+		}
 		for i := range data {
 			for _, xi := range []float64{0, 0.5, 3 * rng.Float64()} {
-				eps := 0.01 + 0.1*rng.Float64()
 				var got [2][]structpred.Constraint
-				for e, every := range []bool{false, true} {
-					m := &countingChain{Model: base}
-					sep := &approxSlackSeparator[[]int]{m: m, d: m, epsilon: eps, decodeEvery: every}
+				for e, sep := range seps {
 					c, err := sep.Separate(i, w, func(int) float64 { return xi }, nil)
 					if err != nil {
 						t.Fatal(err)
 					}
 					got[e] = c
-					if every {
-						all += m.decodes
-					} else {
-						skipped += m.decodes
-					}
 				}
 				if !sameConstraints(got[0], got[1]) {
 					t.Errorf("trial %d instance %d ξ = %v: skipping gives %+v, decoding at every λ %+v", trial, i, xi, got[0], got[1])
 				}
 			}
 		}
+		skipped, all = skipped+counts[0].decodes, all+counts[1].decodes
 	}
 	if skipped >= all {
 		t.Errorf("%d decodes with skipping, %d without: nothing was skipped", skipped, all)
