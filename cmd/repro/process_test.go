@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -26,6 +27,9 @@ func TestProcessExecutor(t *testing.T) {
 	dir, bin, cfg, ref, out, log := localAndProcessRuns(t, unitConfig)
 	if !strings.Contains(log, "12 units computed, 0 from cache") {
 		t.Fatalf("process run:\n%s", log)
+	}
+	if !regexp.MustCompile(`repro: cost: [0-9.]+ s CPU, [0-9.]+ s wall \(this process and the unit processes it ran\)`).MatchString(log) {
+		t.Errorf("no cost line in the process run's log:\n%s", log)
 	}
 	if a, b := resultsOf(t, ref), resultsOf(t, out); !bytes.Equal(a, b) {
 		t.Errorf("results differ from a local run's:\n%s\n%s", a, b)

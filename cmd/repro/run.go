@@ -12,6 +12,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/internal/cputime"
 )
 
 const runUsage = `Usage: repro run [flags] CONFIG.yaml
@@ -91,6 +92,8 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *executor == "process" {
 		opt.Executor = &experiments.ProcessExecutor{Workers: *workers, Config: cfg, Options: opt, Exe: os.Getenv(unitExeEnv)}
 	}
+	start := time.Now()
+	cpu0, cpuOK := cputime.WithChildren()
 	res, err := experiments.Run(ctx, cfg, opt)
 	if res != nil {
 		shared := ""
@@ -98,8 +101,27 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			shared = fmt.Sprintf(" (%d of them from other output directories)", res.Shared)
 		}
 		fmt.Fprintf(stderr, "repro: %d units computed, %d from cache%s; results in %s\n", res.Computed, res.Cached, shared, res.OutDir)
+		if cpu1, ok := cputime.WithChildren(); ok && cpuOK {
+			fmt.Fprintf(stderr, "repro: cost: %s CPU, %s wall (%s)\n", formatSeconds(cpu1-cpu0), formatSeconds(time.Since(start)), costScope(*executor))
+		}
 	}
 	return err
+}
+
+// costScope says what the cost line's CPU time covers.
+func costScope(executor string) string {
+	if executor == "process" {
+		return "this process and the unit processes it ran"
+	}
+	return "this process, units included"
+}
+
+// formatSeconds writes a duration as seconds, to a tenth below 100 s.
+func formatSeconds(d time.Duration) string {
+	if s := d.Seconds(); s < 100 {
+		return fmt.Sprintf("%.1f s", s)
+	}
+	return fmt.Sprintf("%.0f s", d.Seconds())
 }
 
 // describeSize prints the config's size estimate before anything loads,
