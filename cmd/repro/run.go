@@ -118,10 +118,11 @@ func costScope(executor string) string {
 
 // formatSeconds writes a duration as seconds, to a tenth below 100 s.
 func formatSeconds(d time.Duration) string {
-	if s := d.Seconds(); s < 100 {
+	s := d.Seconds()
+	if s < 100 {
 		return fmt.Sprintf("%.1f s", s)
 	}
-	return fmt.Sprintf("%.0f s", d.Seconds())
+	return fmt.Sprintf("%.0f s", s)
 }
 
 // describeSize prints the config's size estimate before anything loads,
