@@ -84,6 +84,7 @@ func (opt Options) withDefaults(cfg *Config) Options {
 
 // openRunner returns a runner of cfg with its data loaded, for planning or
 // running single units: it takes no directory lock (unit locks suffice).
+// Features are extracted only for the datasets whose units run.
 func openRunner(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*runner, error) {
 	unsupported, err := unsupportedPairs(cfg, nil)
 	if err != nil {
@@ -91,7 +92,7 @@ func openRunner(ctx context.Context, cfg *Config, opt Options, train unitFunc) (
 	}
 	r := newRunner(cfg, opt, unitCache{dir: filepath.Join(opt.OutDir, "units")}, train, unsupported)
 	r.prog = &progress{w: opt.Progress} // warnings only: no status line
-	if r.data, err = prepare(ctx, cfg, opt); err != nil {
+	if r.data, err = load(ctx, cfg, opt, false); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -339,7 +340,10 @@ func (r *runner) nextExtension(plan []PlannedUnit, p PlannedUnit, c float64) (un
 func (r *runner) releaseOthers(name string) {
 	for _, d := range r.data {
 		if d.name != name {
+			d.mu.Lock()
 			d.seqs, d.attrs, d.values, d.arcs, d.pixels = nil, nil, nil, nil, nil
+			d.pending, d.released = nil, true // the closure holds the corpus
+			d.mu.Unlock()
 		}
 	}
 }

@@ -727,6 +727,9 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
 			d = p
 		}
 	}
+	if err := d.ensureFeatures(ctx); err != nil {
+		return unitResult{}, err
+	}
 	var split datasets.Split
 	var err error
 	var dev []int
