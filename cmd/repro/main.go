@@ -106,6 +106,7 @@ Usage:
   repro tag -m MODEL [INPUT|-]    label text with a model (stdin to stdout)
   repro eval -m MODEL TEST_FILE   score a model on a labelled file
   repro check [flags]             rerun configs/ci.yaml and compare with results/golden/ci.json
+  repro verify [flags] CONFIG.yaml  recompute committed runs of a config and compare with their records
   repro version                   print the code version
   repro help                      print this text
 
@@ -132,6 +133,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return slurmCommand(ctx, args[1:], stdout, stderr)
 	case "check":
 		return checkCommand(ctx, args[1:], stdout, stderr)
+	case "verify":
+		return verifyCommand(ctx, args[1:], stdout, stderr)
 	case "report":
 		return reportCommand(ctx, args[1:], stdout, stderr)
 	case "train":
@@ -150,7 +153,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, plan, unit, slurm, report, check, train, tag, eval, version, help)", args[0])
+	return usagef("unknown command %q (commands: run, plan, unit, slurm, report, check, verify, train, tag, eval, version, help)", args[0])
 }
 
 // parseFlags parses args into fs, allowing flags after the positional

@@ -1,0 +1,202 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"sort"
+
+	"github.com/maxmargin/repro/report"
+)
+
+// Reproduction is one committed run recomputed at this code.
+type Reproduction struct {
+	Record report.Run // as committed in runs.jsonl
+	Again  report.Run // recomputed now
+	// Diffs names each field whose value differs, with both values; empty
+	// when the run reproduced exactly. Times, memory and the code version
+	// are not compared, and neither is the record's validation
+	// (Selection), which Reproduce does not rerun.
+	Diffs []string
+}
+
+// unreproducedFields are the run fields that differ between two runs of the
+// same unit by nature: measurements of the machine, and the code version.
+var unreproducedFields = []string{"train_seconds", "cpu_seconds", "peak_mib", "version", "selection"}
+
+// Reproduce recomputes runs, records of cfg's runs.jsonl, at this code and
+// compares each with its record. Each run is the test unit of its
+// selection group trained at the C its record states (validation is not
+// rerun), and that unit's key must be the record's: a record the config
+// does not give (another config, data or unit schema) is an error, not a
+// difference. Units are computed one at a time in a temporary store, so
+// opt.OutDir's store and outputs are neither read nor written.
+func Reproduce(ctx context.Context, cfg *Config, runs []report.Run, opt Options) ([]Reproduction, error) {
+	opt = opt.withDefaults(cfg)
+	unsupported, err := unsupportedPairs(cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	store, err := os.MkdirTemp("", "repro-verify-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(store)
+	r := newRunner(cfg, opt, unitCache{dir: store}, dispatchUnit, unsupported)
+	r.prog = &progress{w: opt.Progress} // warnings only
+	if r.data, err = load(ctx, cfg, opt, false); err != nil {
+		return nil, err
+	}
+	chosen := make(map[string]float64, len(runs))
+	for _, run := range runs {
+		chosen[runGroup(run)] = run.Params["C"]
+	}
+	tests, err := r.plan(ctx, phaseTest, chosen)
+	if err != nil {
+		return nil, err
+	}
+	byGroup := make(map[string]unitSpec, len(tests))
+	for _, u := range tests {
+		byGroup[groupOf(u)] = u
+	}
+	out := make([]Reproduction, 0, len(runs))
+	for _, run := range runs {
+		u, ok := byGroup[runGroup(run)]
+		switch {
+		case !ok:
+			return out, fmt.Errorf("run %s (%s/%s %s split %d, %g of the data): the config has no such test unit", run.Key, run.Dataset, run.Task, run.Trainer, run.Split, run.TrainFraction)
+		case u.key() != run.Key:
+			return out, fmt.Errorf("run %s (%s): the config's unit at C = %g has key %s; the record comes from another config, data or unit schema", run.Key, describe(u), u.C, u.key())
+		}
+		res, err := r.runUnit(ctx, u)
+		if err != nil {
+			return out, fmt.Errorf("run %s (%s): %w", run.Key, describe(u), err)
+		}
+		again := toRun(u, res, run.Selection)
+		diffs, err := runDiffs(run, again)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, Reproduction{Record: run, Again: again, Diffs: diffs})
+	}
+	return out, nil
+}
+
+// runGroup is groupOf for a run record (whose Trainer is the unit's label).
+func runGroup(run report.Run) string {
+	return fmt.Sprintf("%s|%s|%s|%g|%d", run.Dataset, run.Task, run.Trainer, run.TrainFraction, run.Split)
+}
+
+// runDiffs compares two runs field by field as runs.jsonl stores them,
+// leaving out unreproducedFields and the CPU time of learning-curve points.
+func runDiffs(a, b report.Run) ([]string, error) {
+	ma, err := comparable(a)
+	if err != nil {
+		return nil, err
+	}
+	mb, err := comparable(b)
+	if err != nil {
+		return nil, err
+	}
+	var fields []string
+	for k := range ma {
+		fields = append(fields, k)
+	}
+	for k := range mb {
+		if _, ok := ma[k]; !ok {
+			fields = append(fields, k)
+		}
+	}
+	sort.Strings(fields)
+	var diffs []string
+	for _, f := range fields {
+		va, vb := ma[f], mb[f]
+		if reflect.DeepEqual(va, vb) {
+			continue
+		}
+		switch f {
+		case "outcomes", "curve": // long: say that, not what
+			diffs = append(diffs, f)
+		default:
+			diffs = append(diffs, fmt.Sprintf("%s: %v, now %v", f, orMissing(va), orMissing(vb)))
+		}
+	}
+	return diffs, nil
+}
+
+func orMissing(v any) any {
+	if v == nil {
+		return "(none)"
+	}
+	return v
+}
+
+// comparable returns run's JSON fields, as runs.jsonl holds them, less
+// the fields no rerun reproduces.
+func comparable(run report.Run) (map[string]any, error) {
+	b, err := json.Marshal(run)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for _, f := range unreproducedFields {
+		delete(m, f)
+	}
+	if points, ok := m["curve"].([]any); ok {
+		for _, p := range points {
+			if pm, ok := p.(map[string]any); ok {
+				delete(pm, "cpu_seconds")
+			}
+		}
+	}
+	return m, nil
+}
+
+// CheapestRuns returns up to n of runs (all of them when n ≤ 0) whose
+// recorded training was cheapest (CPU seconds, else wall seconds; ties
+// by key), up to n of every trainer on every task when perTrainer is set,
+// in runs' order.
+func CheapestRuns(runs []report.Run, n int, perTrainer bool) []report.Run {
+	cost := func(r report.Run) float64 {
+		if r.CPUSeconds > 0 {
+			return r.CPUSeconds
+		}
+		return r.TrainSeconds
+	}
+	order := make([]int, len(runs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := runs[order[i]], runs[order[j]]
+		if cost(a) != cost(b) {
+			return cost(a) < cost(b)
+		}
+		return a.Key < b.Key
+	})
+	taken := map[string]int{}
+	var keep []int
+	for _, i := range order {
+		group := ""
+		if perTrainer {
+			group = runs[i].Task + "|" + runs[i].Trainer
+		}
+		if n > 0 && taken[group] >= n {
+			continue
+		}
+		taken[group]++
+		keep = append(keep, i)
+	}
+	slices.Sort(keep)
+	out := make([]report.Run, len(keep))
+	for j, i := range keep {
+		out[j] = runs[i]
+	}
+	return out
+}
