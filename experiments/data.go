@@ -14,8 +14,8 @@ import (
 	"github.com/maxmargin/repro/structpred"
 )
 
-// preparedData is a dataset with its features extracted once, shared
-// read-only by every unit that uses it.
+// preparedData is a dataset with its features extracted once, when a unit
+// first needs them, and shared read-only by every unit that uses it.
 type preparedData struct {
 	name   string
 	hash   string
@@ -49,12 +49,23 @@ type preparedData struct {
 	pixels      [][]string
 	pixelDegree int
 
-	// mu guards pending. pending extracts the features when a unit first
-	// needs them (see ensureFeatures); it is nil once they are extracted,
-	// or when the dataset was released.
+	// mu guards pending and released, and the feature fields above (attrs,
+	// arcs, pixels, pixelDegree) while they are extracted: read those only
+	// after ensureFeatures returned nil. pending extracts the features when
+	// a unit first needs them; it is nil once they are extracted, or when
+	// the dataset was released.
 	mu       sync.Mutex
 	pending  func(context.Context) error
 	released bool
+}
+
+// release drops d's sequences and features for good (its units have run,
+// or this process runs another dataset's).
+func (d *preparedData) release() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.seqs, d.attrs, d.values, d.arcs, d.pixels = nil, nil, nil, nil, nil
+	d.pending, d.released = nil, true // the closure holds the corpus
 }
 
 // ensureFeatures extracts d's features if they are not yet: a process that
@@ -145,7 +156,10 @@ func load(ctx context.Context, cfg *Config, opt Options, eager bool) ([]*prepare
 				return extract(ctx, d, cfg, corpus)
 			}
 		}
-		if eager {
+		// Letter images are checked when they load even then: that is cheap
+		// (their attributes are made on demand), and a malformed image
+		// should stop repro plan and repro slurm before any unit is queued.
+		if eager || cfg.Features.Kind == FeaturesPixels {
 			if err := d.ensureFeatures(ctx); err != nil {
 				return nil, err
 			}

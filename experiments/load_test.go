@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -97,5 +98,42 @@ func TestFeaturesExtractionCancelledThenResumed(t *testing.T) {
 	}
 	if !reflect.DeepEqual(d.attrs, eager[1].attrs) {
 		t.Errorf("features after a cancelled extraction differ from prepare's (%d and %d sequences)", len(d.attrs), len(eager[1].attrs))
+	}
+}
+
+// Units of one dataset that start together (the local executor's workers)
+// extract its features once and all see them whole (go test -race checks
+// the locking).
+func TestFeaturesExtractedOnceUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	cfg := configFile(t, twoDataConfig)
+	opt := Options{OutDir: t.TempDir(), DataDir: twoDataFile(t)}
+	data, err := load(context.Background(), cfg, opt, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := data[1]
+	extractions := 0
+	extract := d.pending
+	d.pending = func(ctx context.Context) error { extractions++; return extract(ctx) }
+	var wg sync.WaitGroup
+	sizes := make([]int, 8)
+	for i := range sizes {
+		wg.Go(func() {
+			if err := d.ensureFeatures(context.Background()); err != nil {
+				t.Error(err)
+				return
+			}
+			sizes[i] = len(d.attrs)
+		})
+	}
+	wg.Wait()
+	if extractions != 1 {
+		t.Errorf("%d extractions, want 1", extractions)
+	}
+	for i, n := range sizes {
+		if n != len(d.seqs) {
+			t.Errorf("worker %d saw %d sequences' attributes of %d", i, n, len(d.seqs))
+		}
 	}
 }

@@ -340,10 +340,7 @@ func (r *runner) nextExtension(plan []PlannedUnit, p PlannedUnit, c float64) (un
 func (r *runner) releaseOthers(name string) {
 	for _, d := range r.data {
 		if d.name != name {
-			d.mu.Lock()
-			d.seqs, d.attrs, d.values, d.arcs, d.pixels = nil, nil, nil, nil, nil
-			d.pending, d.released = nil, true // the closure holds the corpus
-			d.mu.Unlock()
+			d.release()
 		}
 	}
 }

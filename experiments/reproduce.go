@@ -42,7 +42,7 @@ func Reproduce(ctx context.Context, cfg *Config, runs []report.Run, opt Options)
 	}
 	store, err := os.MkdirTemp("", "repro-verify-")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("a temporary unit store: %w", err)
 	}
 	defer os.RemoveAll(store)
 	r := newRunner(cfg, opt, unitCache{dir: store}, dispatchUnit, unsupported)
@@ -62,8 +62,12 @@ func Reproduce(ctx context.Context, cfg *Config, runs []report.Run, opt Options)
 	for _, u := range tests {
 		byGroup[groupOf(u)] = u
 	}
+	last := make(map[string]int, len(r.data)) // each dataset's last run: then it is dropped
+	for i, run := range runs {
+		last[run.Dataset] = i
+	}
 	out := make([]Reproduction, 0, len(runs))
-	for _, run := range runs {
+	for i, run := range runs {
 		u, ok := byGroup[runGroup(run)]
 		switch {
 		case !ok:
@@ -78,9 +82,16 @@ func Reproduce(ctx context.Context, cfg *Config, runs []report.Run, opt Options)
 		again := toRun(u, res, run.Selection)
 		diffs, err := runDiffs(run, again)
 		if err != nil {
-			return out, err
+			return out, fmt.Errorf("run %s: %w", run.Key, err)
 		}
 		out = append(out, Reproduction{Record: run, Again: again, Diffs: diffs})
+		if last[run.Dataset] == i {
+			for _, d := range r.data {
+				if d.name == run.Dataset {
+					d.release()
+				}
+			}
+		}
 	}
 	return out, nil
 }
@@ -93,11 +104,11 @@ func runGroup(run report.Run) string {
 // runDiffs compares two runs field by field as runs.jsonl stores them,
 // leaving out unreproducedFields and the CPU time of learning-curve points.
 func runDiffs(a, b report.Run) ([]string, error) {
-	ma, err := comparable(a)
+	ma, err := comparedFields(a)
 	if err != nil {
 		return nil, err
 	}
-	mb, err := comparable(b)
+	mb, err := comparedFields(b)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +138,7 @@ func runDiffs(a, b report.Run) ([]string, error) {
 	return diffs, nil
 }
 
+// orMissing shows a field that one of two runs lacks.
 func orMissing(v any) any {
 	if v == nil {
 		return "(none)"
@@ -134,9 +146,9 @@ func orMissing(v any) any {
 	return v
 }
 
-// comparable returns run's JSON fields, as runs.jsonl holds them, less
+// comparedFields returns run's JSON fields, as runs.jsonl holds them, less
 // the fields no rerun reproduces.
-func comparable(run report.Run) (map[string]any, error) {
+func comparedFields(run report.Run) (map[string]any, error) {
 	b, err := json.Marshal(run)
 	if err != nil {
 		return nil, err
@@ -158,11 +170,11 @@ func comparable(run report.Run) (map[string]any, error) {
 	return m, nil
 }
 
-// CheapestRuns returns up to n of runs (all of them when n ≤ 0) whose
-// recorded training was cheapest (CPU seconds, else wall seconds; ties
-// by key), up to n of every trainer on every task when perTrainer is set,
-// in runs' order.
-func CheapestRuns(runs []report.Run, n int, perTrainer bool) []report.Run {
+// CheapestRuns returns, in runs' order, up to n runs (all when n ≤ 0) of
+// every group that group names (one group when group is nil) whose
+// recorded training was cheapest: CPU seconds, else wall seconds; ties by
+// key.
+func CheapestRuns(runs []report.Run, n int, group func(report.Run) string) []report.Run {
 	cost := func(r report.Run) float64 {
 		if r.CPUSeconds > 0 {
 			return r.CPUSeconds
@@ -183,14 +195,14 @@ func CheapestRuns(runs []report.Run, n int, perTrainer bool) []report.Run {
 	taken := map[string]int{}
 	var keep []int
 	for _, i := range order {
-		group := ""
-		if perTrainer {
-			group = runs[i].Task + "|" + runs[i].Trainer
+		g := ""
+		if group != nil {
+			g = group(runs[i])
 		}
-		if n > 0 && taken[group] >= n {
+		if n > 0 && taken[g] >= n {
 			continue
 		}
-		taken[group]++
+		taken[g]++
 		keep = append(keep, i)
 	}
 	slices.Sort(keep)

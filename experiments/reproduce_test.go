@@ -86,20 +86,21 @@ func TestCheapestRuns(t *testing.T) {
 		}
 		return strings.Join(k, "")
 	}
+	byTrainer := func(r report.Run) string { return r.Task + "|" + r.Trainer }
 	for _, tt := range []struct {
-		n          int
-		perTrainer bool
-		want       string
+		n     int
+		group func(report.Run) string
+		want  string
 	}{
-		{1, false, "d"},
-		{2, false, "bd"},
-		{3, false, "bcd"}, // c and e tie: the smaller key
-		{0, false, "abcde"},
-		{1, true, "bcd"},
-		{2, true, "abcde"},
+		{1, nil, "d"},
+		{2, nil, "bd"},
+		{3, nil, "bcd"}, // c and e tie: the smaller key
+		{0, nil, "abcde"},
+		{1, byTrainer, "bcd"},
+		{2, byTrainer, "abcde"},
 	} {
-		if got := keys(CheapestRuns(runs, tt.n, tt.perTrainer)); got != tt.want {
-			t.Errorf("CheapestRuns(n=%d, perTrainer=%v) = %s, want %s", tt.n, tt.perTrainer, got, tt.want)
+		if got := keys(CheapestRuns(runs, tt.n, tt.group)); got != tt.want {
+			t.Errorf("CheapestRuns(n=%d, grouped=%v) = %s, want %s", tt.n, tt.group != nil, got, tt.want)
 		}
 	}
 }

@@ -25,10 +25,11 @@ read but runs.jsonl, and nothing is written. A run that differs fails the
 command, naming its fields; so does a record the config does not give.
 
 By default it recomputes the run whose recorded training was cheapest;
---runs N the N cheapest (0: all), --per-trainer that many of every
-trainer. It is how committed results are shown to be what the current
-code computes without regenerating them all: CI verifies every committed
-config this way.
+--runs N the N cheapest (0: all); --per-trainer that many of every
+trainer on every task, --per-dataset of every dataset, both of every
+trainer on every dataset. It spot-checks, without regenerating them, that
+committed test runs are what the current code computes at their recorded
+C: CI verifies every committed config this way.
 
 Flags:
 `
@@ -40,7 +41,8 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	out := fs.String("out", "", "output directory holding runs.jsonl (default: results/<config name>)")
 	dataDir := fs.String("data", "", "data directory (default: $"+datasets.EnvDataDir+", else ./"+datasets.DefaultDataDir+")")
 	runs := fs.Int("runs", 1, "how many runs to recompute, cheapest first by recorded CPU time (0: all)")
-	perTrainer := fs.Bool("per-trainer", false, "pick --runs runs of every trainer rather than of the whole file")
+	perTrainer := fs.Bool("per-trainer", false, "pick --runs runs of every trainer on every task rather than of the whole file")
+	perDataset := fs.Bool("per-dataset", false, "pick --runs runs of every dataset (with --per-trainer: of every trainer on every dataset and task)")
 	quiet := fs.Bool("quiet", false, "no messages on stderr but errors")
 	args, help, err := parseFlags(fs, args, verifyUsage, stdout)
 	if help || err != nil {
@@ -72,7 +74,20 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "repro: warning: %v\n", w)
 	}
-	picked := experiments.CheapestRuns(recorded, *runs, *perTrainer)
+	var group func(report.Run) string
+	if *perTrainer || *perDataset {
+		group = func(r report.Run) string {
+			g := ""
+			if *perDataset {
+				g = r.Dataset + "|"
+			}
+			if *perTrainer {
+				g += r.Task + "|" + r.Trainer
+			}
+			return g
+		}
+	}
+	picked := experiments.CheapestRuns(recorded, *runs, group)
 	if len(picked) == 0 {
 		return fmt.Errorf("%s holds no runs", path)
 	}
