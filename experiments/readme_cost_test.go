@@ -1,6 +1,9 @@
 package experiments
 
 import (
+	"encoding/json"
+	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +18,9 @@ import (
 // committed config costs.
 type costRow struct {
 	config, version string
+	units           int
+	wallMinutes     float64
+	cpuSeconds      float64
 	largestUnitMiB  float64
 	line            int
 }
@@ -55,14 +61,24 @@ func readmeCostRows(t *testing.T, readme string) []costRow {
 		if cells[0] == "config" || strings.HasPrefix(cells[0], "---") {
 			continue
 		}
-		if _, err := strconv.Atoi(cells[2]); err != nil {
+		units, err := strconv.Atoi(cells[2])
+		if err != nil {
 			t.Fatalf("README.md:%d: units %q: %v", i+1, cells[2], err)
+		}
+		wallText, _, _ := strings.Cut(cells[3], " ") // "3.5 (1 worker)"
+		wall, err := strconv.ParseFloat(wallText, 64)
+		if err != nil {
+			t.Fatalf("README.md:%d: wall minutes %q: %v", i+1, cells[3], err)
+		}
+		cpu, err := strconv.ParseFloat(cells[4], 64)
+		if err != nil {
+			t.Fatalf("README.md:%d: CPU seconds %q: %v", i+1, cells[4], err)
 		}
 		mib, err := strconv.ParseFloat(cells[5], 64)
 		if err != nil {
 			t.Fatalf("README.md:%d: largest unit %q: %v", i+1, cells[5], err)
 		}
-		rows = append(rows, costRow{config: cells[0], version: cells[1], largestUnitMiB: mib, line: i + 1})
+		rows = append(rows, costRow{config: cells[0], version: cells[1], units: units, wallMinutes: wall, cpuSeconds: cpu, largestUnitMiB: mib, line: i + 1})
 	}
 	if len(rows) == 0 {
 		t.Fatal("README's cost section has no table rows")
@@ -108,6 +124,7 @@ func TestREADMECostTableMatchesResults(t *testing.T) {
 				t.Errorf("README.md:%d: %s at version %q, but %d of %d runs in %s are at %q", row.line, row.config, row.version, n, len(runs), path, v)
 			}
 		}
+		checkCostRecord(t, row)
 	}
 	committed, err := filepath.Glob(filepath.Join("..", "results", "*", "runs.jsonl"))
 	if err != nil {
@@ -121,5 +138,52 @@ func TestREADMECostTableMatchesResults(t *testing.T) {
 		if !listed[name] {
 			t.Errorf("%s is committed, but the README's cost table has no row for %s", path, name)
 		}
+	}
+}
+
+// checkCostRecord compares a cost table row with the cost.json that
+// `repro run` wrote beside the config's committed runs, where there is one
+// (runs regenerated before it existed have none; their row comes from
+// /usr/bin/time).
+func checkCostRecord(t *testing.T, row costRow) {
+	t.Helper()
+	path := filepath.Join("..", "results", row.config, "cost.json")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Version        string  `json:"version"`
+		UnitsComputed  int     `json:"units_computed"`
+		UnitsCached    int     `json:"units_cached"`
+		WallSeconds    float64 `json:"wall_seconds"`
+		CPUSeconds     float64 `json:"cpu_seconds"`
+		LargestUnitMiB float64 `json:"largest_unit_mib"`
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for _, check := range []struct {
+		what         string
+		readme, file float64
+		tolerance    float64 // the README's rounding
+	}{
+		{"units", float64(row.units), float64(c.UnitsComputed + c.UnitsCached), 0},
+		{"wall minutes", row.wallMinutes, c.WallSeconds / 60, 0.05},
+		{"CPU seconds", row.cpuSeconds, c.CPUSeconds, 0.5},
+		{"largest unit MiB", row.largestUnitMiB, c.LargestUnitMiB, 0.5},
+	} {
+		if math.Abs(check.readme-check.file) > check.tolerance+1e-9 {
+			t.Errorf("README.md:%d: %s: %s %g, but %s records %.2f", row.line, row.config, check.what, check.readme, path, check.file)
+		}
+	}
+	if !strings.HasPrefix(c.Version, row.version) {
+		t.Errorf("README.md:%d: %s at version %q, but %s records %q", row.line, row.config, row.version, path, c.Version)
+	}
+	if c.UnitsCached > 0 {
+		t.Errorf("%s: %d units came from the store: the cost is not the whole config's", path, c.UnitsCached)
 	}
 }

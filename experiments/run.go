@@ -69,6 +69,9 @@ type Outcome struct {
 	// Shared counts the cached units taken from other output directories
 	// (Options.ShareUnits); they are among Cached.
 	Shared int
+	// LargestUnitMiB is the largest peak memory of a unit this run computed
+	// (unitResult.PeakMiB; 0 when it computed none).
+	LargestUnitMiB float64
 	// Partial is set when units failed: the outputs were written to
 	// OutDir/partial, and OutDir's own outputs were left as they were.
 	Partial bool
@@ -176,7 +179,7 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 		return nil, r.interrupted(err)
 	}
 	r.prog.stop()
-	out := &Outcome{OutDir: opt.OutDir, Computed: r.computed, Cached: r.cached, Shared: r.shared}
+	out := &Outcome{OutDir: opt.OutDir, Computed: r.computed, Cached: r.cached, Shared: r.shared, LargestUnitMiB: r.largestMiB}
 	for i, u := range tests {
 		if res, ok := testResults[i]; ok {
 			out.Runs = append(out.Runs, toRun(u, res, selections[groupOf(u)]))
@@ -270,6 +273,7 @@ type runner struct {
 
 	mu               sync.Mutex
 	computed, cached int
+	largestMiB       float64 // of the units computed
 	// shared counts the units survey took from siblings, the other
 	// output directories beside this one (listed once, when first needed).
 	shared   int
@@ -310,6 +314,7 @@ func (t *phaseTracker) Finished(u Unit, err error) {
 	default:
 		t.results[t.todo[u.Index]] = res
 		t.r.computed++
+		t.r.largestMiB = max(t.r.largestMiB, res.PeakMiB)
 	}
 	t.r.prog.done(err != nil)
 }

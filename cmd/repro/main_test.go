@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -264,5 +265,39 @@ func TestCollectSoonerRespectsGOGC(t *testing.T) {
 	collectSooner()
 	if got := debug.SetGCPercent(100); got != gcPercent {
 		t.Errorf("without GOGC, the target is %d, want %d", got, gcPercent)
+	}
+}
+
+// A complete run records its cost beside runs.jsonl; a rerun that takes
+// every unit from the store says so.
+func TestRunWritesCost(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	read := func() runCost {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(out, costFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c runCost
+		if err := json.Unmarshal(b, &c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	args := []string{"run", "../../configs/quickstart.yaml", "--quiet", "--workers", "2", "--out", out}
+	if err := run(context.Background(), args, nil, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	first := read()
+	if first.UnitsComputed == 0 || first.UnitsCached != 0 || first.Workers != 2 || first.Executor != "local" ||
+		first.Version != version() || first.WallSeconds <= 0 || first.LargestUnitMiB <= 0 {
+		t.Errorf("first run's cost: %+v", first)
+	}
+	if err := run(context.Background(), args, nil, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if again := read(); again.UnitsComputed != 0 || again.UnitsCached != first.UnitsComputed || again.LargestUnitMiB != 0 {
+		t.Errorf("rerun from the store: cost %+v, want %d units cached, none computed", again, first.UnitsComputed)
 	}
 }
