@@ -8,18 +8,30 @@ import (
 	"testing"
 )
 
+// twoDataLoaded loads twoDataConfig's datasets twice: with their features
+// (prepare) and without (load, lazily), and returns the config and options
+// too.
+func twoDataLoaded(t *testing.T) (cfg *Config, opt Options, eager, lazy []*preparedData) {
+	t.Helper()
+	cfg = configFile(t, twoDataConfig)
+	opt = Options{OutDir: t.TempDir(), DataDir: twoDataFile(t)}
+	var err error
+	if eager, err = prepare(context.Background(), cfg, opt); err != nil {
+		t.Fatal(err)
+	}
+	if lazy, err = load(context.Background(), cfg, opt, false); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, opt, eager, lazy
+}
+
 // A process that runs single units (openRunner: repro unit, repro plan)
 // extracts no dataset's features until a unit asks for them, then exactly
 // the features an eager prepare extracts; a dataset released for another's
 // unit refuses to extract rather than hand out empty features.
 func TestFeaturesExtractedOnDemand(t *testing.T) {
 	t.Parallel()
-	cfg := configFile(t, twoDataConfig)
-	opt := Options{OutDir: t.TempDir(), DataDir: twoDataFile(t)}
-	eager, err := prepare(context.Background(), cfg, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, opt, eager, _ := twoDataLoaded(t)
 	r, err := openRunner(context.Background(), cfg, opt, dispatchUnit)
 	if err != nil {
 		t.Fatal(err)
@@ -76,16 +88,7 @@ func (c *cancelledAfter) Err() error {
 // is not kept: the next call extracts the features in full.
 func TestFeaturesExtractionCancelledThenResumed(t *testing.T) {
 	t.Parallel()
-	cfg := configFile(t, twoDataConfig)
-	opt := Options{OutDir: t.TempDir(), DataDir: twoDataFile(t)}
-	eager, err := prepare(context.Background(), cfg, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := load(context.Background(), cfg, opt, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, eager, data := twoDataLoaded(t)
 	d := data[1]
 	if err := d.ensureFeatures(&cancelledAfter{Context: context.Background(), n: 5}); err == nil {
 		t.Fatal("extraction under a context cancelled part way succeeded")
@@ -106,12 +109,7 @@ func TestFeaturesExtractionCancelledThenResumed(t *testing.T) {
 // the locking).
 func TestFeaturesExtractedOnceUnderConcurrency(t *testing.T) {
 	t.Parallel()
-	cfg := configFile(t, twoDataConfig)
-	opt := Options{OutDir: t.TempDir(), DataDir: twoDataFile(t)}
-	data, err := load(context.Background(), cfg, opt, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, _, data := twoDataLoaded(t)
 	d := data[1]
 	extractions := 0
 	extract := d.pending

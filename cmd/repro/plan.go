@@ -34,14 +34,9 @@ func planCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if len(args) != 1 {
 		return usagef("plan takes exactly one config file, got %d arguments %q", len(args), args)
 	}
-	cfg, err := experiments.LoadConfig(args[0])
+	cfg, opt, err := loadWithOptions(args[0], *dataDir, *out)
 	if err != nil {
 		return err
-	}
-	dir, source := datasets.ResolveDataDir(*dataDir)
-	opt := experiments.Options{DataDir: dir, DataSource: source, OutDir: *out, Version: version()}
-	if opt.OutDir == "" {
-		opt.OutDir = filepath.Join("results", cfg.Name)
 	}
 	plan, err := experiments.Plan(ctx, cfg, opt)
 	if err != nil {
@@ -53,4 +48,20 @@ func planCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stderr, "repro: %s: %s in %s\n", cfg.File(), experiments.DescribePlan(plan), path)
 	return nil
+}
+
+// loadWithOptions loads a config and the options of a command that reads
+// its output directory (out, else results/<config name>) and data (dataDir,
+// else $REPRO_DATA, else ./data).
+func loadWithOptions(path, dataDir, out string) (*experiments.Config, experiments.Options, error) {
+	cfg, err := experiments.LoadConfig(path)
+	if err != nil {
+		return nil, experiments.Options{}, err
+	}
+	dir, source := datasets.ResolveDataDir(dataDir)
+	opt := experiments.Options{DataDir: dir, DataSource: source, OutDir: out, Version: version()}
+	if opt.OutDir == "" {
+		opt.OutDir = filepath.Join("results", cfg.Name)
+	}
+	return cfg, opt, nil
 }

@@ -54,14 +54,9 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	case *runs < 0:
 		return usagef("--runs must be 0 (all) or more, got %d", *runs)
 	}
-	cfg, err := experiments.LoadConfig(args[0])
+	cfg, opt, err := loadWithOptions(args[0], *dataDir, *out)
 	if err != nil {
 		return err
-	}
-	dir, source := datasets.ResolveDataDir(*dataDir)
-	opt := experiments.Options{DataDir: dir, DataSource: source, OutDir: *out, Version: version()}
-	if opt.OutDir == "" {
-		opt.OutDir = filepath.Join("results", cfg.Name)
 	}
 	if !*quiet {
 		opt.Progress = stderr
