@@ -104,15 +104,16 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			shared = fmt.Sprintf(" (%d of them from other output directories)", res.Shared)
 		}
 		fmt.Fprintf(stderr, "repro: %d units computed, %d from cache%s; results in %s\n", res.Computed, res.Cached, shared, res.OutDir)
+		wall := time.Since(start)
 		c := runCost{
 			Version: version(), Executor: *executor, Workers: *workers, Force: *force,
 			UnitsComputed: res.Computed, UnitsCached: res.Cached,
-			WallSeconds: time.Since(start).Seconds(), LargestUnitMiB: res.LargestUnitMiB,
+			WallSeconds: wall.Seconds(), LargestUnitMiB: res.LargestUnitMiB,
 		}
 		cpu1, ok := cputime.WithChildren()
 		if ok && cpuOK {
 			c.CPUSeconds = (cpu1 - cpu0).Seconds()
-			fmt.Fprintf(stderr, "repro: cost: %s CPU, %s wall (%s)\n", formatSeconds(cpu1-cpu0), formatSeconds(time.Since(start)), costScope(*executor))
+			fmt.Fprintf(stderr, "repro: cost: %s CPU, %s wall (%s)\n", formatSeconds(cpu1-cpu0), formatSeconds(wall), costScope(*executor))
 		}
 		if err == nil && !res.Partial {
 			if werr := writeCost(filepath.Join(res.OutDir, costFile), c); werr != nil {
@@ -128,7 +129,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 const costFile = "cost.json"
 
 // runCost is what one `repro run` cost: the README's table of what
-// regenerating each committed config costs is read from these.
+// regenerating each committed config costs is checked against these.
 type runCost struct {
 	Version  string `json:"version"`
 	Executor string `json:"executor"`
