@@ -35,19 +35,15 @@ var unreproducedFields = []string{"train_seconds", "cpu_seconds", "peak_mib", "v
 // difference. Units are computed one at a time in a temporary store, so
 // opt.OutDir's store and outputs are neither read nor written.
 func Reproduce(ctx context.Context, cfg *Config, runs []report.Run, opt Options) ([]Reproduction, error) {
-	opt = opt.withDefaults(cfg)
-	unsupported, err := unsupportedPairs(cfg, nil)
-	if err != nil {
-		return nil, err
-	}
 	store, err := os.MkdirTemp("", "repro-verify-")
 	if err != nil {
 		return nil, fmt.Errorf("a temporary unit store: %w", err)
 	}
 	defer os.RemoveAll(store)
-	r := newRunner(cfg, opt, unitCache{dir: store}, dispatchUnit, unsupported)
-	r.prog = &progress{w: opt.Progress} // warnings only
-	if r.data, err = load(ctx, cfg, opt, false); err != nil {
+	opt = opt.withDefaults(cfg)
+	opt.OutDir = store // the runner's units go to store/units, not the committed directory
+	r, err := openRunner(ctx, cfg, opt, dispatchUnit)
+	if err != nil {
 		return nil, err
 	}
 	chosen := make(map[string]float64, len(runs))
@@ -86,11 +82,7 @@ func Reproduce(ctx context.Context, cfg *Config, runs []report.Run, opt Options)
 		}
 		out = append(out, Reproduction{Record: run, Again: again, Diffs: diffs})
 		if last[run.Dataset] == i {
-			for _, d := range r.data {
-				if d.name == run.Dataset {
-					d.release()
-				}
-			}
+			r.dataset(run.Dataset).release()
 		}
 	}
 	return out, nil
@@ -98,7 +90,7 @@ func Reproduce(ctx context.Context, cfg *Config, runs []report.Run, opt Options)
 
 // runGroup is groupOf for a run record (whose Trainer is the unit's label).
 func runGroup(run report.Run) string {
-	return fmt.Sprintf("%s|%s|%s|%g|%d", run.Dataset, run.Task, run.Trainer, run.TrainFraction, run.Split)
+	return groupOf(unitSpec{Dataset: run.Dataset, Task: run.Task, Label: run.Trainer, TrainFraction: run.TrainFraction, Split: run.Split})
 }
 
 // runDiffs compares two runs field by field as runs.jsonl stores them,

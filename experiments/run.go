@@ -724,14 +724,20 @@ func describe(u unitSpec) string {
 	return fmt.Sprintf("%s/%s %s C=%g split %d train %.0f%% (%s)", u.Dataset, u.Task, u.display(), u.C, u.Split, 100*u.TrainFraction, u.Phase)
 }
 
-// runUnit trains and evaluates one unit and saves it in the cache.
-func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
-	var d *preparedData
-	for _, p := range r.data {
-		if p.name == u.Dataset {
-			d = p
+// dataset returns the prepared dataset of that name (the config's names
+// are unique).
+func (r *runner) dataset(name string) *preparedData {
+	for _, d := range r.data {
+		if d.name == name {
+			return d
 		}
 	}
+	return nil
+}
+
+// runUnit trains and evaluates one unit and saves it in the cache.
+func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
+	d := r.dataset(u.Dataset)
 	if err := d.ensureFeatures(ctx); err != nil {
 		return unitResult{}, err
 	}
