@@ -53,7 +53,8 @@ type preparedData struct {
 	// arcs, pixels, pixelDegree) while they are extracted: read those only
 	// after ensureFeatures returned nil. pending extracts the features when
 	// a unit first needs them; it is nil once they are extracted, or when
-	// the dataset was released.
+	// the dataset was released. release also clears seqs and values, which
+	// units read without mu: it must not run while a unit of d runs.
 	mu       sync.Mutex
 	pending  func(context.Context) error
 	released bool
@@ -115,9 +116,10 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 	return load(ctx, cfg, opt, true)
 }
 
-// load loads every dataset, as prepare does, but extracts features only
-// where eager is true; otherwise each dataset's are extracted when a unit
-// first asks for them (ensureFeatures). Planning needs none: a unit's key
+// load loads every dataset, as prepare does, but extracts features up
+// front only when eager is true; otherwise each dataset's are extracted
+// when a unit first asks for them (ensureFeatures), but for letter images,
+// whose pixel features are checked at load. Planning needs none: a unit's key
 // holds its data's fingerprint, sizes and parts, not its attributes. On a
 // config of several datasets (a feature ablation is eight over one file),
 // extracting them all took most of a small unit's process: about 0.55 of

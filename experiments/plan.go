@@ -84,7 +84,8 @@ func (opt Options) withDefaults(cfg *Config) Options {
 
 // openRunner returns a runner of cfg with its data loaded, for planning or
 // running single units: it takes no directory lock (unit locks suffice).
-// Features are extracted only for the datasets whose units run.
+// Features are extracted only for the datasets whose units run (letter
+// images' at load, where they are checked).
 func openRunner(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*runner, error) {
 	unsupported, err := unsupportedPairs(cfg, nil)
 	if err != nil {
@@ -334,7 +335,8 @@ func (r *runner) nextExtension(plan []PlannedUnit, p PlannedUnit, c float64) (un
 }
 
 // releaseOthers drops the sequences and features of every dataset but the
-// named one: planning needed them all, the unit needs one, and a config
+// named one: planning needed every dataset's sequences, the unit needs one
+// dataset, and a config
 // with several large datasets (the CoNLL'03 ablation's two feature sets,
 // three treebanks) would otherwise hold them all while it trains.
 func (r *runner) releaseOthers(name string) {

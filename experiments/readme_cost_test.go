@@ -1,8 +1,8 @@
 package experiments
 
 import (
-	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -104,7 +104,7 @@ func TestREADMECostTableMatchesResults(t *testing.T) {
 			t.Errorf("README.md:%d: config %s listed twice", row.line, row.config)
 		}
 		listed[row.config] = true
-		path := filepath.Join("..", "results", row.config, "runs.jsonl")
+		path := filepath.Join("..", "results", row.config, report.RunsFile)
 		runs, _, err := report.ReadRunsFile(path)
 		if err != nil {
 			t.Errorf("README.md:%d: %v", row.line, err)
@@ -147,25 +147,23 @@ func TestREADMECostTableMatchesResults(t *testing.T) {
 // /usr/bin/time).
 func checkCostRecord(t *testing.T, row costRow) {
 	t.Helper()
-	path := filepath.Join("..", "results", row.config, "cost.json")
-	b, err := os.ReadFile(path)
+	path := filepath.Join("..", "results", row.config, CostFile)
+	c, err := ReadCost(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c struct {
-		Version        string  `json:"version"`
-		UnitsComputed  int     `json:"units_computed"`
-		UnitsCached    int     `json:"units_cached"`
-		WallSeconds    float64 `json:"wall_seconds"`
-		CPUSeconds     float64 `json:"cpu_seconds"`
-		LargestUnitMiB float64 `json:"largest_unit_mib"`
+	for _, m := range costMismatches(row, c) {
+		t.Errorf("README.md:%d: %s: %s", row.line, path, m)
 	}
-	if err := json.Unmarshal(b, &c); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
+}
+
+// costMismatches lists where a cost table row and a cost record disagree,
+// beyond the README's rounding.
+func costMismatches(row costRow, c RunCost) []string {
+	var out []string
 	for _, check := range []struct {
 		what         string
 		readme, file float64
@@ -177,13 +175,72 @@ func checkCostRecord(t *testing.T, row costRow) {
 		{"largest unit MiB", row.largestUnitMiB, c.LargestUnitMiB, 0.5},
 	} {
 		if math.Abs(check.readme-check.file) > check.tolerance+1e-9 {
-			t.Errorf("README.md:%d: %s: %s %g, but %s records %.2f", row.line, row.config, check.what, check.readme, path, check.file)
+			out = append(out, fmt.Sprintf("%s: README %g, record %.2f", check.what, check.readme, check.file))
 		}
 	}
 	if !strings.HasPrefix(c.Version, row.version) {
-		t.Errorf("README.md:%d: %s at version %q, but %s records %q", row.line, row.config, row.version, path, c.Version)
+		out = append(out, fmt.Sprintf("version: README %q, record %q", row.version, c.Version))
 	}
-	if c.UnitsCached > 0 {
-		t.Errorf("%s: %d units came from the store: the cost is not the whole config's", path, c.UnitsCached)
+	if !c.Whole() {
+		out = append(out, fmt.Sprintf("%d units computed, %d from the store: not the whole config's cost", c.UnitsComputed, c.UnitsCached))
+	}
+	return out
+}
+
+func TestCostMismatches(t *testing.T) {
+	row := costRow{config: "ocr", version: "9937bcc", units: 100, wallMinutes: 8.2, cpuSeconds: 950, largestUnitMiB: 60}
+	whole := RunCost{Version: "9937bcc4efdf", UnitsComputed: 100, WallSeconds: 8.2 * 60, CPUSeconds: 950.4, LargestUnitMiB: 59.6}
+	for _, tc := range []struct {
+		name string
+		edit func(*RunCost)
+		want []string // substrings, one per mismatch
+	}{
+		{"agrees within rounding", func(*RunCost) {}, nil},
+		{"wall", func(c *RunCost) { c.WallSeconds = 9 * 60 }, []string{"wall minutes"}},
+		{"CPU", func(c *RunCost) { c.CPUSeconds = 951 }, []string{"CPU seconds"}},
+		{"memory", func(c *RunCost) { c.LargestUnitMiB = 61 }, []string{"largest unit MiB"}},
+		{"version", func(c *RunCost) { c.Version = "e640736" }, []string{"version"}},
+		{"units from the store", func(c *RunCost) { c.UnitsComputed, c.UnitsCached = 40, 60 }, []string{"from the store"}},
+		{"units", func(c *RunCost) { c.UnitsComputed = 99 }, []string{"units"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := whole
+			tc.edit(&c)
+			got := costMismatches(row, c)
+			if len(got) != len(tc.want) {
+				t.Fatalf("mismatches %q, want %d", got, len(tc.want))
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("mismatch %q, want it about %q", got[i], w)
+				}
+			}
+		})
+	}
+}
+
+// A whole run replaces the record; a run from the store keeps a record of
+// its own version and removes another version's.
+func TestRecordCost(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, CostFile)
+	whole := RunCost{Version: "v1", UnitsComputed: 3, WallSeconds: 2}
+	if wrote, err := RecordCost(dir, whole); err != nil || !wrote {
+		t.Fatalf("whole run: wrote %v, %v", wrote, err)
+	}
+	if wrote, err := RecordCost(dir, RunCost{Version: "v1", UnitsComputed: 1, UnitsCached: 2}); err != nil || wrote {
+		t.Fatalf("same version from the store: wrote %v, %v", wrote, err)
+	}
+	if c, err := ReadCost(path); err != nil || c != whole {
+		t.Fatalf("after a same-version run from the store: %+v, %v; want %+v", c, err, whole)
+	}
+	if wrote, err := RecordCost(dir, RunCost{Version: "v2", UnitsCached: 3}); err != nil || wrote {
+		t.Fatalf("other version from the store: wrote %v, %v", wrote, err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a v1 record left beside v2 outputs: %v", err)
+	}
+	if wrote, err := RecordCost(dir, RunCost{Version: "v2", UnitsCached: 3}); err != nil || wrote {
+		t.Fatalf("no record, run from the store: wrote %v, %v", wrote, err)
 	}
 }

@@ -1,13 +1,14 @@
 package experiments
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"reflect"
 	"slices"
-	"sort"
+	"strings"
 
 	"github.com/maxmargin/repro/report"
 )
@@ -48,7 +49,9 @@ func Reproduce(ctx context.Context, cfg *Config, runs []report.Run, opt Options)
 	}
 	chosen := make(map[string]float64, len(runs))
 	for _, run := range runs {
-		chosen[runGroup(run)] = run.Params["C"]
+		if c, ok := run.Params["C"]; ok {
+			chosen[runGroup(run)] = c
+		}
 	}
 	tests, err := r.plan(ctx, phaseTest, chosen)
 	if err != nil {
@@ -113,7 +116,7 @@ func runDiffs(a, b report.Run) ([]string, error) {
 			fields = append(fields, k)
 		}
 	}
-	sort.Strings(fields)
+	slices.Sort(fields)
 	var diffs []string
 	for _, f := range fields {
 		va, vb := ma[f], mb[f]
@@ -177,12 +180,8 @@ func CheapestRuns(runs []report.Run, n int, group func(report.Run) string) []rep
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := runs[order[i]], runs[order[j]]
-		if cost(a) != cost(b) {
-			return cost(a) < cost(b)
-		}
-		return a.Key < b.Key
+	slices.SortFunc(order, func(i, j int) int {
+		return cmp.Or(cmp.Compare(cost(runs[i]), cost(runs[j])), strings.Compare(runs[i].Key, runs[j].Key))
 	})
 	taken := map[string]int{}
 	var keep []int

@@ -2,19 +2,16 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
-	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/internal/cputime"
 )
 
@@ -105,7 +102,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		fmt.Fprintf(stderr, "repro: %d units computed, %d from cache%s; results in %s\n", res.Computed, res.Cached, shared, res.OutDir)
 		wall := time.Since(start)
-		c := runCost{
+		c := experiments.RunCost{
 			Version: version(), Executor: *executor, Workers: *workers, Force: *force,
 			UnitsComputed: res.Computed, UnitsCached: res.Cached,
 			WallSeconds: wall.Seconds(), LargestUnitMiB: res.LargestUnitMiB,
@@ -116,48 +113,16 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintf(stderr, "repro: cost: %s CPU, %s wall (%s)\n", formatSeconds(cpu1-cpu0), formatSeconds(wall), costScope(*executor))
 		}
 		if err == nil && !res.Partial {
-			if werr := writeCost(filepath.Join(res.OutDir, costFile), c); werr != nil {
+			wrote, werr := experiments.RecordCost(res.OutDir, c)
+			if werr != nil {
 				return werr
+			}
+			if !wrote && !*quiet {
+				fmt.Fprintf(stderr, "repro: %s not written: %d units came from the store, so this run's cost is not the whole config's\n", experiments.CostFile, res.Cached)
 			}
 		}
 	}
 	return err
-}
-
-// costFile is the record of what the last complete run in an output
-// directory cost, beside its runs.jsonl.
-const costFile = "cost.json"
-
-// runCost is what one `repro run` cost: the README's table of what
-// regenerating each committed config costs is checked against these.
-type runCost struct {
-	Version  string `json:"version"`
-	Executor string `json:"executor"`
-	Workers  int    `json:"workers"`
-	Force    bool   `json:"force"` // every unit computed, none taken from the store
-	// UnitsComputed and UnitsCached count this run's units (validation,
-	// grid extensions and test); a resumed run computed only some.
-	UnitsComputed int     `json:"units_computed"`
-	UnitsCached   int     `json:"units_cached"`
-	WallSeconds   float64 `json:"wall_seconds"`
-	// CPUSeconds is this process's CPU and that of the unit processes it
-	// waited for (0: not measured on this system).
-	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
-	// LargestUnitMiB is the largest peak memory of a unit computed here,
-	// each measured in its own process under --executor process.
-	LargestUnitMiB float64 `json:"largest_unit_mib"`
-}
-
-// writeCost writes c to path atomically.
-func writeCost(path string, c runCost) error {
-	b, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(path, append(b, '\n')); err != nil {
-		return fmt.Errorf("writing the run's cost: %w", err)
-	}
-	return nil
 }
 
 // costScope says what the cost line's CPU time covers.

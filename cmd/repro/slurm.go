@@ -410,6 +410,13 @@ func slurmCollect(ctx context.Context, cfg *experiments.Config, opt experiments.
 	if res != nil {
 		fmt.Fprintf(stderr, "repro: collected %d units from the store; results in %s\n", res.Cached, res.OutDir)
 	}
+	if err == nil && res != nil && !res.Partial {
+		// The jobs' cost is not measured here; a record of another code
+		// version no longer describes the outputs just written.
+		if _, err := experiments.RecordCost(res.OutDir, experiments.RunCost{Version: opt.Version, UnitsCached: res.Cached}); err != nil {
+			return err
+		}
+	}
 	return err
 }
 

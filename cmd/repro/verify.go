@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/maxmargin/repro/datasets"
@@ -61,13 +64,15 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !*quiet {
 		opt.Progress = stderr
 	}
-	path := filepath.Join(opt.OutDir, "runs.jsonl")
+	path := filepath.Join(opt.OutDir, report.RunsFile)
 	recorded, warnings, err := report.ReadRunsFile(path)
 	if err != nil {
 		return err
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(stderr, "repro: warning: %v\n", w)
+	if len(warnings) > 0 {
+		// A torn last line is what an interrupted run leaves in its own
+		// file; in a file being verified it is damage.
+		return fmt.Errorf("verify: %w", errors.Join(warnings...))
 	}
 	var group func(report.Run) string
 	if *perTrainer || *perDataset {
@@ -113,15 +118,16 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return nil
 }
 
-// formatParams writes a run's hyperparameters as name=value, C first.
+// formatParams writes a run's hyperparameters as name=value, C first and
+// the others by name.
 func formatParams(p map[string]float64) string {
 	var parts []string
 	if c, ok := p["C"]; ok {
 		parts = append(parts, fmt.Sprintf("C=%g", c))
 	}
-	for _, name := range []string{"beta", "epochs", "k", "loss_scale"} {
-		if v, ok := p[name]; ok {
-			parts = append(parts, fmt.Sprintf("%s=%g", name, v))
+	for _, name := range slices.Sorted(maps.Keys(p)) {
+		if name != "C" {
+			parts = append(parts, fmt.Sprintf("%s=%g", name, p[name]))
 		}
 	}
 	if len(parts) == 0 {

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/report"
 )
 
 // repro verify recomputes a config's committed runs and passes when they
@@ -52,8 +55,21 @@ func TestVerifyCommand(t *testing.T) {
 		t.Errorf("the edited record's line does not name iterations:\n%s", stdout.String())
 	}
 
+	// A torn last line (what an interrupted run leaves) is damage in a
+	// file being verified, not a warning.
+	torn := strings.Join(lines[:len(lines)-1], "") + `{"key":"0123`
+	if err := os.WriteFile(path, []byte(torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = run(context.Background(), []string{"verify", config, "--out", out, "--quiet"}, nil, &bytes.Buffer{}, &bytes.Buffer{})
+	var lineErr *report.LineError
+	if !errors.As(err, &lineErr) || lineErr.Line != len(lines) {
+		t.Errorf("verify of a torn runs.jsonl: error %v, want one naming its line %d", err, len(lines))
+	}
+
 	err = run(context.Background(), []string{"verify", config, "--runs", "-1"}, nil, &stdout, &bytes.Buffer{})
-	if _, ok := err.(usageError); !ok {
+	var usage usageError
+	if !errors.As(err, &usage) {
 		t.Errorf("--runs -1: %v, want a usage error", err)
 	}
 }
