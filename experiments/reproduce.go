@@ -3,10 +3,8 @@ package experiments
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -23,10 +21,6 @@ type Reproduction struct {
 	// (Selection), which Reproduce does not rerun.
 	Diffs []string
 }
-
-// unreproducedFields are the run fields that differ between two runs of the
-// same unit by nature: measurements of the machine, and the code version.
-var unreproducedFields = []string{"train_seconds", "cpu_seconds", "peak_mib", "version", "selection"}
 
 // Reproduce recomputes runs, records of cfg's runs.jsonl, at this code and
 // compares each with its record. Each run is the test unit of its
@@ -79,7 +73,7 @@ func Reproduce(ctx context.Context, cfg *Config, runs []report.Run, opt Options)
 			return out, fmt.Errorf("run %s (%s): %w", run.Key, describe(u), err)
 		}
 		again := toRun(u, res, run.Selection)
-		diffs, err := runDiffs(run, again)
+		diffs, err := report.Diff(run, again, "selection") // validation is not rerun
 		if err != nil {
 			return out, fmt.Errorf("run %s: %w", run.Key, err)
 		}
@@ -94,75 +88,6 @@ func Reproduce(ctx context.Context, cfg *Config, runs []report.Run, opt Options)
 // runGroup is groupOf for a run record (whose Trainer is the unit's label).
 func runGroup(run report.Run) string {
 	return groupOf(unitSpec{Dataset: run.Dataset, Task: run.Task, Label: run.Trainer, TrainFraction: run.TrainFraction, Split: run.Split})
-}
-
-// runDiffs compares two runs field by field as runs.jsonl stores them,
-// leaving out unreproducedFields and the CPU time of learning-curve points.
-func runDiffs(a, b report.Run) ([]string, error) {
-	ma, err := comparedFields(a)
-	if err != nil {
-		return nil, err
-	}
-	mb, err := comparedFields(b)
-	if err != nil {
-		return nil, err
-	}
-	var fields []string
-	for k := range ma {
-		fields = append(fields, k)
-	}
-	for k := range mb {
-		if _, ok := ma[k]; !ok {
-			fields = append(fields, k)
-		}
-	}
-	slices.Sort(fields)
-	var diffs []string
-	for _, f := range fields {
-		va, vb := ma[f], mb[f]
-		if reflect.DeepEqual(va, vb) {
-			continue
-		}
-		switch f {
-		case "outcomes", "curve": // long: say that, not what
-			diffs = append(diffs, f)
-		default:
-			diffs = append(diffs, fmt.Sprintf("%s: %v, now %v", f, orMissing(va), orMissing(vb)))
-		}
-	}
-	return diffs, nil
-}
-
-// orMissing shows a field that one of two runs lacks.
-func orMissing(v any) any {
-	if v == nil {
-		return "(none)"
-	}
-	return v
-}
-
-// comparedFields returns run's JSON fields, as runs.jsonl holds them, less
-// the fields no rerun reproduces.
-func comparedFields(run report.Run) (map[string]any, error) {
-	b, err := json.Marshal(run)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	for _, f := range unreproducedFields {
-		delete(m, f)
-	}
-	if points, ok := m["curve"].([]any); ok {
-		for _, p := range points {
-			if pm, ok := p.(map[string]any); ok {
-				delete(pm, "cpu_seconds")
-			}
-		}
-	}
-	return m, nil
 }
 
 // CheapestRuns returns, in runs' order, up to n runs (all when n ≤ 0) of

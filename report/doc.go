@@ -51,6 +51,10 @@
 //     into a results directory, as described by a [Spec] stored there as
 //     report.json; [ReportDir] re-renders a directory from its runs.jsonl
 //     and report.json alone. This is what `repro report DIR` runs.
+//   - [DiffRuns] and [Diff], which compare two sets of runs of a config
+//     (a regeneration with what is committed) field by field, leaving out
+//     times, memory and the code version ([MeasuredFields]). This is what
+//     `repro diff` and `repro verify` compare with.
 //
 // Summarize first builds every cell as a plain string; the renderers only
 // escape those strings and apply their own marker for the best cell, so all

@@ -138,3 +138,21 @@ func ExampleReadRuns() {
 	// 2 runs
 	// warning: runs.jsonl:3: skipping torn last line: decoding run: unexpected EOF
 }
+
+// DiffRuns checks a regeneration against the committed runs: times may
+// differ, nothing else may.
+func ExampleDiffRuns() {
+	committed := []report.Run{{Key: "3f2a", Trainer: "margin", TokenError: 7.25, Iterations: 12, CPUSeconds: 2.5}}
+	regenerated := []report.Run{{Key: "3f2a", Trainer: "margin", TokenError: 7.25, Iterations: 13, CPUSeconds: 1.9}}
+	d, err := report.DiffRuns(committed, regenerated)
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range d.Changed {
+		fmt.Println(c.Old.Key, c.Diffs)
+	}
+	fmt.Println("equal:", d.Equal())
+	// Output:
+	// 3f2a [iterations: 12, now 13]
+	// equal: false
+}

@@ -107,6 +107,7 @@ Usage:
   repro eval -m MODEL TEST_FILE   score a model on a labelled file
   repro check [flags]             rerun configs/ci.yaml and compare with results/golden/ci.json
   repro verify [flags] CONFIG.yaml  recompute committed runs of a config and compare with their records
+  repro diff OLD NEW              compare two runs.jsonl (a regeneration with what is committed), times aside
   repro version                   print the code version
   repro help                      print this text
 
@@ -135,6 +136,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return checkCommand(ctx, args[1:], stdout, stderr)
 	case "verify":
 		return verifyCommand(ctx, args[1:], stdout, stderr)
+	case "diff":
+		return diffCommand(ctx, args[1:], stdin, stdout)
 	case "report":
 		return reportCommand(ctx, args[1:], stdout, stderr)
 	case "train":
@@ -153,7 +156,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, plan, unit, slurm, report, check, verify, train, tag, eval, version, help)", args[0])
+	return usagef("unknown command %q (commands: run, plan, unit, slurm, report, check, verify, diff, train, tag, eval, version, help)", args[0])
 }
 
 // parseFlags parses args into fs, allowing flags after the positional

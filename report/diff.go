@@ -1,0 +1,159 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+)
+
+// MeasuredFields are the JSON fields of a run record, at any depth (a
+// selection candidate's time, a curve point's), that measure the machine
+// or name the code version: two runs of the same unit differ in them by
+// nature, so [Diff] leaves them out.
+var MeasuredFields = []string{"train_seconds", "cpu_seconds", "peak_mib", "version"}
+
+// Diff compares two run records field by field as runs.jsonl stores them,
+// leaving out [MeasuredFields] and the top-level fields named in ignore.
+// Each difference is "field: old, now new", or just the field's name for
+// the long ones (per-sentence outcomes, curves, the selection grid); none
+// means the runs agree in everything a rerun reproduces.
+func Diff(old, now Run, ignore ...string) ([]string, error) {
+	a, err := comparable(old, ignore)
+	if err != nil {
+		return nil, err
+	}
+	b, err := comparable(now, ignore)
+	if err != nil {
+		return nil, err
+	}
+	var fields []string
+	for f := range a {
+		fields = append(fields, f)
+	}
+	for f := range b {
+		if _, ok := a[f]; !ok {
+			fields = append(fields, f)
+		}
+	}
+	slices.Sort(fields)
+	var diffs []string
+	for _, f := range fields {
+		va, vb := a[f], b[f]
+		if reflect.DeepEqual(va, vb) {
+			continue
+		}
+		switch f {
+		case "outcomes", "curve", "selection":
+			diffs = append(diffs, f)
+		default:
+			diffs = append(diffs, fmt.Sprintf("%s: %v, now %v", f, orNone(va), orNone(vb)))
+		}
+	}
+	return diffs, nil
+}
+
+// orNone shows a field that one of two runs lacks.
+func orNone(v any) any {
+	if v == nil {
+		return "(none)"
+	}
+	return v
+}
+
+// comparable returns run's JSON fields, as runs.jsonl holds them, less
+// the measured ones and those in ignore.
+func comparable(run Run, ignore []string) (map[string]any, error) {
+	b, err := json.Marshal(run)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for _, f := range ignore {
+		delete(m, f)
+	}
+	dropMeasured(m)
+	return m, nil
+}
+
+// dropMeasured removes MeasuredFields from v's objects at every depth.
+func dropMeasured(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, f := range MeasuredFields {
+			delete(v, f)
+		}
+		for _, x := range v {
+			dropMeasured(x)
+		}
+	case []any:
+		for _, x := range v {
+			dropMeasured(x)
+		}
+	}
+}
+
+// RunsDiff is how two sets of runs of one config differ, run by run
+// (matched by key).
+type RunsDiff struct {
+	Same    int
+	Changed []ChangedRun
+	// OnlyOld and OnlyNew are the runs of one set whose key the other lacks.
+	OnlyOld, OnlyNew []Run
+}
+
+// ChangedRun is a run whose records differ beyond MeasuredFields.
+type ChangedRun struct {
+	Old, New Run
+	Diffs    []string
+}
+
+// Equal reports whether the two sets hold the same runs and every one
+// agrees.
+func (d RunsDiff) Equal() bool {
+	return len(d.Changed) == 0 && len(d.OnlyOld) == 0 && len(d.OnlyNew) == 0
+}
+
+// DiffRuns compares two sets of runs, such as a committed runs.jsonl and
+// the one a regeneration wrote, matching runs by key. Changed, OnlyOld and
+// OnlyNew keep their set's order. A key twice in one set is an error.
+func DiffRuns(old, now []Run) (RunsDiff, error) {
+	var d RunsDiff
+	byKey := make(map[string]Run, len(now))
+	for _, r := range now {
+		if _, dup := byKey[r.Key]; dup {
+			return d, fmt.Errorf("run %s is in the new runs twice", r.Key)
+		}
+		byKey[r.Key] = r
+	}
+	seen := make(map[string]bool, len(old))
+	for _, o := range old {
+		if seen[o.Key] {
+			return d, fmt.Errorf("run %s is in the old runs twice", o.Key)
+		}
+		seen[o.Key] = true
+		n, ok := byKey[o.Key]
+		if !ok {
+			d.OnlyOld = append(d.OnlyOld, o)
+			continue
+		}
+		diffs, err := Diff(o, n)
+		if err != nil {
+			return d, fmt.Errorf("run %s: %w", o.Key, err)
+		}
+		if len(diffs) == 0 {
+			d.Same++
+		} else {
+			d.Changed = append(d.Changed, ChangedRun{Old: o, New: n, Diffs: diffs})
+		}
+	}
+	for _, n := range now {
+		if !seen[n.Key] {
+			d.OnlyNew = append(d.OnlyNew, n)
+		}
+	}
+	return d, nil
+}
