@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/maxmargin/repro/internal/atomicfile"
+	"github.com/maxmargin/repro/internal/version"
+	"github.com/maxmargin/repro/report"
 )
 
 // CostFile is the record, beside an output directory's runs.jsonl, of what
@@ -40,37 +42,71 @@ type RunCost struct {
 // what regenerating the config costs.
 func (c RunCost) Whole() bool { return c.UnitsComputed > 0 && c.UnitsCached == 0 }
 
-// RecordCost updates dir's cost record after a complete run whose outputs
-// it holds. A whole run (RunCost.Whole) replaces the record. A run that
-// took units from the store measured only part of the work: it leaves a
-// record of its own code version, which still says what regenerating these
-// outputs costs, and removes one of another version, which no longer
-// describes them. It reports whether it wrote c.
-func RecordCost(dir string, c RunCost) (bool, error) {
+// CostRecorded is what RecordCost did with an output directory's record.
+type CostRecorded int
+
+const (
+	// CostWritten: the run computed every unit; its cost is the record.
+	CostWritten CostRecorded = iota
+	// CostKept: the run took units from the store, and the record of the
+	// whole run that computed them still describes the outputs.
+	CostKept
+	// CostRemoved: the run took units from the store, and the record no
+	// longer described the outputs (other units, another code version).
+	CostRemoved
+	// CostAbsent: the run took units from the store, and there was no
+	// record to keep.
+	CostAbsent
+)
+
+// RecordCost updates dir's cost record after a complete run that wrote
+// runs into dir. A whole run (RunCost.Whole) replaces the record. A run
+// that took units from the store measured only part of the work: it keeps
+// the record of an earlier whole run only while that still describes the
+// outputs (the same number of units, every run written at the record's
+// code version, a version that names one build), and removes it
+// otherwise.
+func RecordCost(dir string, c RunCost, runs []report.Run) (CostRecorded, error) {
 	path := filepath.Join(dir, CostFile)
 	if c.Whole() {
 		b, err := json.MarshalIndent(c, "", "  ")
 		if err != nil {
-			return false, err
+			return 0, err
 		}
 		if err := atomicfile.WriteFile(path, append(b, '\n')); err != nil {
-			return false, fmt.Errorf("writing the run's cost: %w", err)
+			return 0, fmt.Errorf("writing the run's cost: %w", err)
 		}
-		return true, nil
+		return CostWritten, nil
 	}
 	old, err := ReadCost(path)
+	var syntax *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return false, nil
-	case err == nil && old.Version == c.Version:
-		return false, nil
+		return CostAbsent, nil
+	case err == nil && describes(old, c, runs):
+		return CostKept, nil
+	case err != nil && !errors.As(err, &syntax) && !errors.As(err, &typeErr):
+		return 0, err // unreadable, not wrong: leave it
 	}
-	// Another version's record, or one that cannot be read: either way it
-	// does not describe these outputs.
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("removing a stale cost record: %w", err)
+		return 0, fmt.Errorf("removing a stale cost record: %w", err)
 	}
-	return false, nil
+	return CostRemoved, nil
+}
+
+// describes reports whether the record of a whole run, old, still
+// describes the outputs of run c, which wrote runs.
+func describes(old, c RunCost, runs []report.Run) bool {
+	if !old.Whole() || !version.Exact(old.Version) || old.UnitsComputed != c.UnitsComputed+c.UnitsCached {
+		return false
+	}
+	for _, r := range runs {
+		if r.Version != old.Version {
+			return false
+		}
+	}
+	return true
 }
 
 // ReadCost reads a cost record written by RecordCost.

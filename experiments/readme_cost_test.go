@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxmargin/repro/internal/version"
 	"github.com/maxmargin/repro/report"
 )
 
@@ -178,7 +179,7 @@ func costMismatches(row costRow, c RunCost) []string {
 			out = append(out, fmt.Sprintf("%s: README %g, record %.2f", check.what, check.readme, check.file))
 		}
 	}
-	if !strings.HasPrefix(c.Version, row.version) {
+	if row.version == "" || !strings.HasPrefix(c.Version, row.version) || !version.Exact(c.Version) {
 		out = append(out, fmt.Sprintf("version: README %q, record %q", row.version, c.Version))
 	}
 	if !c.Whole() {
@@ -200,6 +201,7 @@ func TestCostMismatches(t *testing.T) {
 		{"CPU", func(c *RunCost) { c.CPUSeconds = 951 }, []string{"CPU seconds"}},
 		{"memory", func(c *RunCost) { c.LargestUnitMiB = 61 }, []string{"largest unit MiB"}},
 		{"version", func(c *RunCost) { c.Version = "e640736" }, []string{"version"}},
+		{"a build no version names", func(c *RunCost) { c.Version = "9937bcc4efdf+dirty" }, []string{"version"}},
 		{"units from the store", func(c *RunCost) { c.UnitsComputed, c.UnitsCached = 40, 60 }, []string{"from the store"}},
 		{"units", func(c *RunCost) { c.UnitsComputed = 99 }, []string{"units"}},
 	} {
@@ -219,28 +221,52 @@ func TestCostMismatches(t *testing.T) {
 	}
 }
 
-// A whole run replaces the record; a run from the store keeps a record of
-// its own version and removes another version's.
+// A whole run replaces the record; a run that takes units from the store
+// keeps it only while it describes the outputs written.
 func TestRecordCost(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, CostFile)
 	whole := RunCost{Version: "v1", UnitsComputed: 3, WallSeconds: 2}
-	if wrote, err := RecordCost(dir, whole); err != nil || !wrote {
-		t.Fatalf("whole run: wrote %v, %v", wrote, err)
+	at := func(versions ...string) []report.Run {
+		var runs []report.Run
+		for _, v := range versions {
+			runs = append(runs, report.Run{Version: v})
+		}
+		return runs
 	}
-	if wrote, err := RecordCost(dir, RunCost{Version: "v1", UnitsComputed: 1, UnitsCached: 2}); err != nil || wrote {
-		t.Fatalf("same version from the store: wrote %v, %v", wrote, err)
+	steps := []struct {
+		name string
+		run  RunCost
+		runs []report.Run
+		want CostRecorded
+	}{
+		{"a whole run", whole, at("v1", "v1"), CostWritten},
+		{"a resumed run of the same units", RunCost{Version: "v1", UnitsComputed: 1, UnitsCached: 2}, at("v1", "v1"), CostKept},
+		{"another build, every unit from the store", RunCost{Version: "v2", UnitsCached: 3}, at("v1", "v1"), CostKept},
+		{"a grown config: more units than the record's", RunCost{Version: "v1", UnitsComputed: 1, UnitsCached: 3}, at("v1", "v1"), CostRemoved},
+		{"no record left", RunCost{Version: "v1", UnitsCached: 4}, at("v1", "v1"), CostAbsent},
+		{"a whole run again", whole, at("v1", "v1"), CostWritten},
+		{"a run written by another version", RunCost{Version: "v2", UnitsComputed: 1, UnitsCached: 2}, at("v1", "v2"), CostRemoved},
+		{"a whole run of a build no version names", RunCost{Version: "unknown", UnitsComputed: 3}, at("unknown"), CostWritten},
+		{"its outputs again from the store", RunCost{Version: "unknown", UnitsCached: 3}, at("unknown"), CostRemoved},
 	}
-	if c, err := ReadCost(path); err != nil || c != whole {
-		t.Fatalf("after a same-version run from the store: %+v, %v; want %+v", c, err, whole)
+	for _, step := range steps {
+		got, err := RecordCost(dir, step.run, step.runs)
+		if err != nil || got != step.want {
+			t.Fatalf("%s: RecordCost = %v, %v; want %v", step.name, got, err, step.want)
+		}
+		_, statErr := os.Stat(path)
+		if exists := statErr == nil; exists != (got == CostWritten || got == CostKept) {
+			t.Fatalf("%s: %v, but the record exists: %v", step.name, got, exists)
+		}
 	}
-	if wrote, err := RecordCost(dir, RunCost{Version: "v2", UnitsCached: 3}); err != nil || wrote {
-		t.Fatalf("other version from the store: wrote %v, %v", wrote, err)
+	if c, err := ReadCost(path); err == nil {
+		t.Errorf("a record survived: %+v", c)
 	}
-	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("a v1 record left beside v2 outputs: %v", err)
+	if err := os.WriteFile(path, []byte("{torn"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if wrote, err := RecordCost(dir, RunCost{Version: "v2", UnitsCached: 3}); err != nil || wrote {
-		t.Fatalf("no record, run from the store: wrote %v, %v", wrote, err)
+	if got, err := RecordCost(dir, RunCost{Version: "v1", UnitsCached: 3}, at("v1")); err != nil || got != CostRemoved {
+		t.Errorf("a torn record: RecordCost = %v, %v; want it removed", got, err)
 	}
 }

@@ -9,12 +9,13 @@ import (
 )
 
 // notRendered are the files of a results directory that repro run writes
-// and ReportDir does not (its inputs, the effective config, the owner and
-// cost records), and the working files .gitignore keeps out of the
-// repository.
+// and ReportDir does not: its inputs, the effective config, and package
+// experiments' owner record (ownerFile), cost record (CostFile), plan
+// (PlanFile) and lock (lockName), which this package cannot import; the
+// last two are working files that .gitignore keeps out of the repository.
 var notRendered = []string{RunsFile, SpecFile, "config.yaml", ".owner.json", "cost.json", "plan.jsonl", ".lock"}
 
-// Every committed results directory holds what ReportDir (repro report)
+// Every results directory in the repository holds what ReportDir (repro report)
 // renders from its runs.jsonl and report.json at this code, byte for byte:
 // the tables, paper comparisons, figures and index.html are repro's output,
 // not edited by hand, and a change to the rendering cannot land without
@@ -60,7 +61,7 @@ func TestCommittedResultsRenderAsCommitted(t *testing.T) {
 			for _, f := range res.Files {
 				want, err := os.ReadFile(filepath.Join(committed, f))
 				if err != nil {
-					t.Errorf("%s renders %s, which is not committed: run repro report %s", shown, f, shown)
+					t.Errorf("%s renders %s, which is missing: run repro report %s", shown, f, shown)
 					continue
 				}
 				got, err := os.ReadFile(filepath.Join(dir, f))

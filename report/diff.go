@@ -7,14 +7,15 @@ import (
 	"slices"
 )
 
-// MeasuredFields are the JSON fields of a run record, at any depth (a
-// selection candidate's time, a curve point's), that measure the machine
-// or name the code version: two runs of the same unit differ in them by
-// nature, so [Diff] leaves them out.
-var MeasuredFields = []string{"train_seconds", "cpu_seconds", "peak_mib", "version"}
+// measuredFields are the JSON fields of a run record, of its selection
+// candidates and of its curve points, that measure the machine or name the
+// code version: two runs of the same unit differ in them by nature.
+var measuredFields = []string{"train_seconds", "cpu_seconds", "peak_mib", "version"}
 
 // Diff compares two run records field by field as runs.jsonl stores them,
-// leaving out [MeasuredFields] and the top-level fields named in ignore.
+// leaving out the times, memory and code version (of the run, of its
+// validation candidates and of its curve points) and the top-level fields
+// named in ignore. A field one record lacks equals an empty one.
 // Each difference is "field: old, now new", or just the field's name for
 // the long ones (per-sentence outcomes, curves, the selection grid); none
 // means the runs agree in everything a rerun reproduces.
@@ -76,24 +77,41 @@ func comparable(run Run, ignore []string) (map[string]any, error) {
 		delete(m, f)
 	}
 	dropMeasured(m)
+	for _, nested := range []string{"selection", "curve"} {
+		if items, ok := m[nested].([]any); ok {
+			for _, item := range items {
+				if obj, ok := item.(map[string]any); ok {
+					dropMeasured(obj)
+				}
+			}
+		}
+	}
+	for f, v := range m {
+		if isEmpty(v) {
+			delete(m, f) // null, [] and {} alike: files of other code write either
+		}
+	}
 	return m, nil
 }
 
-// dropMeasured removes MeasuredFields from v's objects at every depth.
-func dropMeasured(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		for _, f := range MeasuredFields {
-			delete(v, f)
-		}
-		for _, x := range v {
-			dropMeasured(x)
-		}
-	case []any:
-		for _, x := range v {
-			dropMeasured(x)
-		}
+// dropMeasured removes measuredFields from a record or one of its items.
+func dropMeasured(m map[string]any) {
+	for _, f := range measuredFields {
+		delete(m, f)
 	}
+}
+
+// isEmpty reports whether a JSON value is null, [] or {}.
+func isEmpty(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case []any:
+		return len(v) == 0
+	case map[string]any:
+		return len(v) == 0
+	}
+	return false
 }
 
 // RunsDiff is how two sets of runs of one config differ, run by run
@@ -105,7 +123,7 @@ type RunsDiff struct {
 	OnlyOld, OnlyNew []Run
 }
 
-// ChangedRun is a run whose records differ beyond MeasuredFields.
+// ChangedRun is a run whose records differ (see Diff).
 type ChangedRun struct {
 	Old, New Run
 	Diffs    []string

@@ -52,6 +52,24 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+// Empty and absent fields are alike; times are dropped where runs.jsonl
+// stores them, not from a hyperparameter that happens to share the name.
+func TestDiffEdges(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, now Run
+		want     int
+	}{
+		{"no params, empty params", Run{Key: "k"}, Run{Key: "k", Params: map[string]float64{}, Selection: []Candidate{}}, 0},
+		{"a parameter named like a time", Run{Key: "k", Params: map[string]float64{"cpu_seconds": 1}}, Run{Key: "k", Params: map[string]float64{"cpu_seconds": 2}}, 1},
+	} {
+		got, err := Diff(tc.old, tc.now)
+		if err != nil || len(got) != tc.want {
+			t.Errorf("%s: Diff = %q, %v; want %d differences", tc.name, got, err, tc.want)
+		}
+	}
+}
+
 func TestDiffRuns(t *testing.T) {
 	run := func(key string, tokenError float64) Run {
 		return Run{Key: key, Dataset: "cora", Task: "sequence", Trainer: "margin", TokenError: tokenError, TrainSeconds: tokenError}

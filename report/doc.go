@@ -53,7 +53,7 @@
 //     and report.json alone. This is what `repro report DIR` runs.
 //   - [DiffRuns] and [Diff], which compare two sets of runs of a config
 //     (a regeneration with what is committed) field by field, leaving out
-//     times, memory and the code version ([MeasuredFields]). This is what
+//     times, memory and the code version. This is what
 //     `repro diff` and `repro verify` compare with.
 //
 // Summarize first builds every cell as a plain string; the renderers only

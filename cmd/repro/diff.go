@@ -52,7 +52,7 @@ func diffCommand(_ context.Context, args []string, stdin io.Reader, stdout io.Wr
 	}
 	d, err := report.DiffRuns(old, now)
 	if err != nil {
-		return fmt.Errorf("diff: %w", err)
+		return fmt.Errorf("diff %s %s: %w", args[0], args[1], err)
 	}
 	for _, c := range d.Changed {
 		fmt.Fprintf(stdout, "DIFF  %s (%s → %s): %s\n", describeRun(c.Old), c.Old.Version, c.New.Version, strings.Join(c.Diffs, "; "))
@@ -76,31 +76,47 @@ func diffCommand(_ context.Context, args []string, stdin io.Reader, stdout io.Wr
 }
 
 // readRunsArg reads the runs of a diff argument: a runs.jsonl file, a
-// directory holding one, or "-" for stdin. A torn last line is an error:
-// the files compared are finished ones.
+// directory holding one, or "-" for stdin.
 func readRunsArg(arg string, stdin io.Reader) ([]report.Run, error) {
-	var runs []report.Run
-	var warnings []error
-	var err error
 	if arg == "-" {
-		runs, warnings, err = report.ReadRuns(stdin, "standard input")
-	} else {
-		path := arg
-		if info, serr := os.Stat(arg); serr == nil && info.IsDir() {
-			path = filepath.Join(arg, report.RunsFile)
+		if stdin == nil {
+			return nil, usagef("diff: no standard input to read OLD from")
 		}
-		runs, warnings, err = report.ReadRunsFile(path)
+		return finished(report.ReadRuns(stdin, "standard input"))
 	}
+	path := arg
+	if info, err := os.Stat(arg); err == nil && info.IsDir() {
+		path = filepath.Join(arg, report.RunsFile)
+	}
+	return finished(report.ReadRunsFile(path))
+}
+
+// finished makes ReadRuns' warning about a torn last line an error: the
+// files diff and verify compare are finished ones, and a torn line in one
+// is damage, not a run being written.
+func finished(runs []report.Run, warnings []error, err error) ([]report.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(warnings) > 0 {
-		return nil, fmt.Errorf("diff: %w", errors.Join(warnings...))
+	if len(warnings) == 0 {
+		return runs, nil
 	}
-	return runs, nil
+	errs := make([]error, len(warnings))
+	for i, w := range warnings {
+		var le *report.LineError
+		if errors.As(w, &le) {
+			cause := errors.Unwrap(le.Err)
+			if cause == nil {
+				cause = le.Err
+			}
+			w = &report.LineError{Name: le.Name, Line: le.Line, Err: fmt.Errorf("torn last line (an interrupted write?): %w", cause)}
+		}
+		errs[i] = w
+	}
+	return nil, errors.Join(errs...)
 }
 
-// describeRun names a run as verify and diff print it.
+// describeRun names a run as diff prints it.
 func describeRun(r report.Run) string {
 	return fmt.Sprintf("%s/%s %s %s split %d, %g of the data (key %s)", r.Dataset, r.Task, r.Trainer, formatParams(r.Params), r.Split, r.TrainFraction, r.Key)
 }

@@ -298,7 +298,7 @@ func TestRunWritesCost(t *testing.T) {
 	if again := read(); again != first {
 		t.Errorf("a rerun from the store replaced the cost record %+v by %+v", first, again)
 	}
-	if want := "cost.json not written"; !strings.Contains(stderr.String(), want) {
+	if want := "cost.json kept"; !strings.Contains(stderr.String(), want) {
 		t.Errorf("a rerun from the store said %q, want it to say %q", stderr.String(), want)
 	}
 }

@@ -113,16 +113,29 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintf(stderr, "repro: cost: %s CPU, %s wall (%s)\n", formatSeconds(cpu1-cpu0), formatSeconds(wall), costScope(*executor))
 		}
 		if err == nil && !res.Partial {
-			wrote, werr := experiments.RecordCost(res.OutDir, c)
+			recorded, werr := experiments.RecordCost(res.OutDir, c, res.Runs)
 			if werr != nil {
 				return werr
 			}
-			if !wrote && !*quiet {
-				fmt.Fprintf(stderr, "repro: %s not written: %d units came from the store, so this run's cost is not the whole config's\n", experiments.CostFile, res.Cached)
+			if !*quiet {
+				reportCostRecord(stderr, recorded, res.Cached)
 			}
 		}
 	}
 	return err
+}
+
+// reportCostRecord says what became of cost.json when the run took units
+// from the store (a whole run's record needs no word).
+func reportCostRecord(w io.Writer, recorded experiments.CostRecorded, cached int) {
+	switch recorded {
+	case experiments.CostKept:
+		fmt.Fprintf(w, "repro: %s kept: it records the whole run that computed these outputs' %d units from the store\n", experiments.CostFile, cached)
+	case experiments.CostRemoved:
+		fmt.Fprintf(w, "repro: %s removed: it recorded another run than these outputs', and %d units came from the store, so this run's cost is not the whole config's\n", experiments.CostFile, cached)
+	case experiments.CostAbsent:
+		fmt.Fprintf(w, "repro: %s not written: %d units came from the store, so this run's cost is not the whole config's\n", experiments.CostFile, cached)
+	}
 }
 
 // costScope says what the cost line's CPU time covers.

@@ -411,11 +411,13 @@ func slurmCollect(ctx context.Context, cfg *experiments.Config, opt experiments.
 		fmt.Fprintf(stderr, "repro: collected %d units from the store; results in %s\n", res.Cached, res.OutDir)
 	}
 	if err == nil && res != nil && !res.Partial {
-		// The jobs' cost is not measured here; a record of another code
-		// version no longer describes the outputs just written.
-		if _, err := experiments.RecordCost(res.OutDir, experiments.RunCost{Version: opt.Version, UnitsCached: res.Cached}); err != nil {
+		// The jobs' cost is not measured here; an earlier run's record may
+		// no longer describe the outputs just written.
+		recorded, err := experiments.RecordCost(res.OutDir, experiments.RunCost{Version: opt.Version, UnitsCached: res.Cached}, res.Runs)
+		if err != nil {
 			return err
 		}
+		reportCostRecord(stderr, recorded, res.Cached)
 	}
 	return err
 }

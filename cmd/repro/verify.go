@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -65,14 +64,9 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		opt.Progress = stderr
 	}
 	path := filepath.Join(opt.OutDir, report.RunsFile)
-	recorded, warnings, err := report.ReadRunsFile(path)
+	recorded, err := finished(report.ReadRunsFile(path))
 	if err != nil {
-		return err
-	}
-	if len(warnings) > 0 {
-		// A torn last line is what an interrupted run leaves in its own
-		// file; in a file being verified it is damage.
-		return fmt.Errorf("verify: %w", errors.Join(warnings...))
+		return fmt.Errorf("verify: %w", err)
 	}
 	var group func(report.Run) string
 	if *perTrainer || *perDataset {
