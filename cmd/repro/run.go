@@ -130,9 +130,9 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 func reportCostRecord(w io.Writer, recorded experiments.CostRecorded, cached int) {
 	switch recorded {
 	case experiments.CostKept:
-		fmt.Fprintf(w, "repro: %s kept: it records the whole run that computed these outputs' %d units from the store\n", experiments.CostFile, cached)
+		fmt.Fprintf(w, "repro: %s kept: %d units came from the store, and it still records the whole run that computed them\n", experiments.CostFile, cached)
 	case experiments.CostRemoved:
-		fmt.Fprintf(w, "repro: %s removed: it recorded another run than these outputs', and %d units came from the store, so this run's cost is not the whole config's\n", experiments.CostFile, cached)
+		fmt.Fprintf(w, "repro: %s removed: it described other outputs (other units or code), and %d units came from the store, so this run's cost is not the whole config's\n", experiments.CostFile, cached)
 	case experiments.CostAbsent:
 		fmt.Fprintf(w, "repro: %s not written: %d units came from the store, so this run's cost is not the whole config's\n", experiments.CostFile, cached)
 	}
