@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 )
@@ -20,26 +21,18 @@ var measuredFields = []string{"train_seconds", "cpu_seconds", "peak_mib", "versi
 // the long ones (per-sentence outcomes, curves, the selection grid); none
 // means the runs agree in everything a rerun reproduces.
 func Diff(old, now Run, ignore ...string) ([]string, error) {
-	a, err := comparable(old, ignore)
+	a, err := comparedFields(old, ignore)
 	if err != nil {
 		return nil, err
 	}
-	b, err := comparable(now, ignore)
+	b, err := comparedFields(now, ignore)
 	if err != nil {
 		return nil, err
 	}
-	var fields []string
-	for f := range a {
-		fields = append(fields, f)
-	}
-	for f := range b {
-		if _, ok := a[f]; !ok {
-			fields = append(fields, f)
-		}
-	}
-	slices.Sort(fields)
+	union := maps.Clone(a)
+	maps.Copy(union, b)
 	var diffs []string
-	for _, f := range fields {
+	for _, f := range slices.Sorted(maps.Keys(union)) {
 		va, vb := a[f], b[f]
 		if reflect.DeepEqual(va, vb) {
 			continue
@@ -62,9 +55,9 @@ func orNone(v any) any {
 	return v
 }
 
-// comparable returns run's JSON fields, as runs.jsonl holds them, less
+// comparedFields returns run's JSON fields, as runs.jsonl holds them, less
 // the measured ones and those in ignore.
-func comparable(run Run, ignore []string) (map[string]any, error) {
+func comparedFields(run Run, ignore []string) (map[string]any, error) {
 	b, err := json.Marshal(run)
 	if err != nil {
 		return nil, err
