@@ -116,7 +116,13 @@ func finished(runs []report.Run, warnings []error, err error) ([]report.Run, err
 	return nil, errors.Join(errs...)
 }
 
-// describeRun names a run as diff prints it.
+// runName names a run as verify prints it.
+func runName(r report.Run) string {
+	return fmt.Sprintf("%s/%s %s %s split %d", r.Dataset, r.Task, r.Trainer, formatParams(r.Params), r.Split)
+}
+
+// describeRun names a run as diff prints it: runName, the training
+// fraction (which runName leaves out) and the key.
 func describeRun(r report.Run) string {
-	return fmt.Sprintf("%s/%s %s %s split %d, %g of the data (key %s)", r.Dataset, r.Task, r.Trainer, formatParams(r.Params), r.Split, r.TrainFraction, r.Key)
+	return fmt.Sprintf("%s, %g of the data (key %s)", runName(r), r.TrainFraction, r.Key)
 }

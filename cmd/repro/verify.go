@@ -92,7 +92,7 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	differing := 0
 	for _, res := range results {
 		r := res.Record
-		what := fmt.Sprintf("%s/%s %s %s split %d", r.Dataset, r.Task, r.Trainer, formatParams(r.Params), r.Split)
+		what := runName(r)
 		if len(res.Diffs) == 0 {
 			fmt.Fprintf(stdout, "same  %s (%.1f CPU s; recorded %.1f at %s)\n", what, res.Again.CPUSeconds, r.CPUSeconds, r.Version)
 			continue
