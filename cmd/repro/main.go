@@ -102,6 +102,7 @@ Usage:
   repro unit --plan FILE --index N  run one unit of a plan into the shared store
   repro slurm [flags] CONFIG.yaml run its units as Slurm job arrays; --collect gathers them
   repro report [flags] DIR        regenerate DIR's tables, figures and index.html from runs.jsonl
+  repro pages [--check]           write results/index.html, docs/results.md and the README's table
   repro train [flags] -o MODEL FILE  train a model on your own labelled file
   repro tag -m MODEL [INPUT|-]    label text with a model (stdin to stdout)
   repro eval -m MODEL TEST_FILE   score a model on a labelled file
@@ -140,6 +141,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return diffCommand(ctx, args[1:], stdin, stdout)
 	case "report":
 		return reportCommand(ctx, args[1:], stdout, stderr)
+	case "pages":
+		return pagesCommand(ctx, args[1:], stdout, stderr)
 	case "train":
 		return trainCommand(ctx, args[1:], stdout, stderr)
 	case "tag":
@@ -156,7 +159,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, plan, unit, slurm, report, check, verify, diff, train, tag, eval, version, help)", args[0])
+	return usagef("unknown command %q (commands: run, plan, unit, slurm, report, pages, check, verify, diff, train, tag, eval, version, help)", args[0])
 }
 
 // parseFlags parses args into fs, allowing flags after the positional
