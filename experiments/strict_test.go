@@ -285,23 +285,23 @@ func TestEffective(t *testing.T) {
 	checkEffective(t, cfg)
 }
 
-// The config example in README.md is a valid config.
-func TestREADMEConfigExample(t *testing.T) {
+// The config example in docs/config.md is a valid config.
+func TestConfigDocsExample(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../README.md")
+	doc, err := os.ReadFile("../docs/config.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(readme), "## Configs\n")
+	_, rest, ok := strings.Cut(string(doc), "## Example\n")
 	if !ok {
-		t.Fatal("README has no Configs section")
+		t.Fatal("docs/config.md has no Example section")
 	}
 	_, rest, ok = strings.Cut(rest, "```yaml\n")
 	example, _, ok2 := strings.Cut(rest, "```")
 	if !ok || !ok2 {
-		t.Fatal("README's Configs section has no yaml block")
+		t.Fatal("docs/config.md's Example section has no yaml block")
 	}
-	if _, err := ParseConfig([]byte(example), "README.md"); err != nil {
-		t.Errorf("README's config example: %v", err)
+	if _, err := ParseConfig([]byte(example), "docs/config.md"); err != nil {
+		t.Errorf("docs/config.md's config example: %v", err)
 	}
 }
