@@ -93,10 +93,22 @@ func TestCommittedPagesLinksExist(t *testing.T) {
 	}
 }
 
+// pendingDocs are pages of the user guide that are linked but written on
+// another branch, by name relative to the repository's root, with where.
+// The test fails once such a page exists, so the entry cannot outlive it.
+var pendingDocs = map[string]string{
+	"docs/metrics.md": "the metric definitions, written on branch wt-metrics",
+}
+
 // Every relative link of the README and the user guide names a file that
 // exists.
 func TestDocsLinksExist(t *testing.T) {
 	t.Parallel()
+	for name := range pendingDocs {
+		if _, err := os.Stat(filepath.Join("..", filepath.FromSlash(name))); err == nil {
+			t.Errorf("%s exists now: remove it from pendingDocs", name)
+		}
+	}
 	docs, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +125,12 @@ func TestDocsLinksExist(t *testing.T) {
 			if !ok {
 				continue
 			}
-			if _, err := os.Stat(filepath.Join(filepath.Dir(doc), filepath.FromSlash(path))); err != nil {
+			target := filepath.Join(filepath.Dir(doc), filepath.FromSlash(path))
+			rel, _ := filepath.Rel("..", target)
+			if _, pending := pendingDocs[filepath.ToSlash(rel)]; pending {
+				continue
+			}
+			if _, err := os.Stat(target); err != nil {
 				t.Errorf("%s: link %q: %v", doc, m[1], err)
 			}
 		}
