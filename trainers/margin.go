@@ -48,7 +48,15 @@ func (s *marginSeparator[Y]) Separate(i int, w []float64, _ func(int) float64, d
 	y := s.d.LossAugmented(i, w, 1)
 	loss := s.m.Loss(i, y)
 	if loss == 0 {
-		return dst, nil
+		// Usually the truth. But a cost with zero entries off its diagonal
+		// (a multiclass cost matrix may have them) lets another labeling
+		// cost nothing, and its constraint w·δf ≥ 0 is violated when it
+		// outscores the truth.
+		a := s.m.DeltaFeatures(i, y)
+		if a.Len() == 0 || a.Dot(w) >= 0 {
+			return dst, nil
+		}
+		return append(dst, structpred.Constraint{Group: i, A: a, B: 0, Loss: 0}), nil
 	}
 	return append(dst, structpred.Constraint{Group: i, A: s.m.DeltaFeatures(i, y), B: loss, Loss: loss}), nil
 }
