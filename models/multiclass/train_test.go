@@ -282,3 +282,23 @@ func TestCuttingPlaneReachesOptimum(t *testing.T) {
 		}
 	}
 }
+
+// One-slack separating on several goroutines (each with a Fork of the
+// model) gives the result of one, bit for bit.
+func TestThreadsDoNotChangeResults(t *testing.T) {
+	t.Parallel()
+	p := problems()[1]
+	var want []float64
+	for _, threads := range []int{1, 3} {
+		res, err := trainers.Train(context.Background(), trainers.Slack, p.model(t),
+			trainers.Values{"C": 1.0, "solver": trainers.OneSlack, "threads": threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = res.W
+		} else if !slices.Equal(res.W, want) {
+			t.Errorf("%d threads: w differs from one thread's", threads)
+		}
+	}
+}
