@@ -42,7 +42,10 @@ type TruthExcludingDecoder[Y any] interface {
 // LossCountDecoder returns, for every integer loss value k = 0..K, the
 // highest-scoring labeling with loss exactly k and its score s_i(ys[k])
 // (scores[k] = −Inf when no labeling has loss k), which makes the exact
-// slack-scaling oracle a scan over k with no further decoding.
+// slack-scaling oracle a scan over k with no further decoding. The oracle
+// takes each entry's loss from Model.Loss, so a model whose losses need not
+// be integers may instead list one entry per distinct loss value, in
+// increasing order (models/multiclass, whose classes it enumerates).
 type LossCountDecoder[Y any] interface {
 	BestPerLoss(i int, w []float64) (ys []Y, scores []float64, err error)
 }
