@@ -122,15 +122,15 @@ func (m *Model) ClassWeights(w []float64, y int) []float64 {
 }
 
 // scoresOf fills the model's scratch with w_y·x for every class y.
-// Features at or beyond D carry no weight (an input from outside the
-// training data may have them).
+// Features outside [0, D) carry no weight (an input from outside the
+// training data may have features the training data lacks).
 func (m *Model) scoresOf(x structpred.SparseVec, w []float64) []float64 {
 	m.s = slices.Grow(m.s[:0], m.k)[:m.k]
 	for y := range m.s {
 		wy := w[y*m.dim : (y+1)*m.dim]
 		var s float64
 		for e, j := range x.Idx {
-			if int(j) < m.dim {
+			if j >= 0 && int(j) < m.dim {
 				s += x.Val[e] * wy[j]
 			}
 		}

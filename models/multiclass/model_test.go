@@ -1,6 +1,7 @@
 package multiclass_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/decoders"
+	"github.com/maxmargin/repro/internal/forktest"
 	"github.com/maxmargin/repro/models/multiclass"
 	"github.com/maxmargin/repro/structpred"
 )
@@ -261,24 +263,43 @@ func checkViolators(t *testing.T, m *multiclass.Model, i int, w, s, row []float6
 	}
 }
 
-// A fork answers as the original, and the two do not share scratch.
-func TestForkAnswersAlike(t *testing.T) {
+// Forks used from several goroutines at once answer as the model does
+// alone (run with -race: a scratch buffer still shared is a data race).
+func TestForksAnswerAsTheModelAlone(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
-	data := randomData(rng, 5, 3, 4, true)
+	data := randomData(rng, 12, 3, 4, true)
 	m, err := multiclass.New(data, 3, 4, randomCost(rng, 4, false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := m.Fork().(*multiclass.Model)
 	w := randomW(rng, m.Dim())
-	for i := range data {
-		kb := m.KBest(i, w, 1, 4)
-		if got := f.KBest(i, w, 1, 4); !slices.Equal(got, kb) {
-			t.Errorf("fork KBest %v, original %v", got, kb)
-		}
-		if a, b := m.LogLoss(i, w, 2, 1, nil), f.LogLoss(i, w, 2, 1, nil); a != b {
-			t.Errorf("fork LogLoss %v, original %v", b, a)
-		}
+	forktest.Concurrent(t, m, m.Len(),
+		func(m *multiclass.Model) *multiclass.Model { return m.Fork().(*multiclass.Model) },
+		func(m *multiclass.Model, i int) string {
+			var b strings.Builder
+			y := m.LossAugmented(i, w, 1)
+			ex, _ := m.BestExcluding(i, w, 0.5)
+			ys, scores, _ := m.BestPerLoss(i, w)
+			slack, _ := m.SlackLogLoss(i, w, 2, 1, nil)
+			fmt.Fprintln(&b, "predict", m.Predict(data[i].X, w), "loss-augmented", y, "delta", m.DeltaFeatures(i, y), "excluding", ex)
+			fmt.Fprintln(&b, "per loss", ys, scores, "violators", m.PositionViolators(i, w, nil), "k-best", m.KBest(i, w, 1, 4))
+			fmt.Fprintln(&b, "log losses", m.LogLoss(i, w, 2, 1, nil), slack)
+			return b.String()
+		})
+}
+
+// An input from outside the training data may have features beyond D:
+// they carry no weight.
+func TestPredictIgnoresUnknownFeatures(t *testing.T) {
+	t.Parallel()
+	m, err := multiclass.New(nil, 2, 2, zeroCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := []float64{1, 0, 0, 2} // class 0 likes feature 0, class 1 feature 1
+	x := structpred.SparseVec{Idx: []int32{-1, 0, 2, 7}, Val: []float64{100, 1, 100, 100}}
+	if got := m.Predict(x, w); got != 0 {
+		t.Errorf("Predict = %d, want 0 (only feature 0 is known)", got)
 	}
 }
