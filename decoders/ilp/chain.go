@@ -80,7 +80,7 @@ func checkLabels(c *decoders.Chain, y []int) {
 // within one in the order k'·k+k.
 //
 // The constraints are the chapter's 2 and 3: Σ_{k',k} z_{l,k',k} = 1 for
-// every l, and Σ_{k'} z_{l,k',k} = Σ_{k”} z_{l+1,k,k”} for l < n−1 and
+// every l, and Σ_{k'} z_{l,k',k} = Σ_j z_{l+1,k,j} for l < n−1 and
 // every k. Summing the consistency rows of position l over k gives
 // Σ z_l = Σ z_{l+1}, so every sum-to-one row but the first (l = 0) is
 // implied: those n−1 rows are the redundant ones, and dropped. What
