@@ -8,13 +8,13 @@ import (
 	"github.com/maxmargin/repro/decoders"
 )
 
-// Viterbi returns argmax_y s(y) of the chain c, solved as the chapter's
+// DecodeChain returns argmax_y s(y) of the chain c, solved as the chapter's
 // integer linear program by LP relaxation and branch and bound. Score is
 // c.Score of the labeling. Among ties it returns one of the optimal
 // labelings, not necessarily the one decoders.Viterbi returns. It panics on
 // a malformed chain, as package decoders does; the error reports a failure
 // of the LP solver or the node limit.
-func Viterbi(c *decoders.Chain, opt Options) (decoders.Scored, Stats, error) {
+func DecodeChain(c *decoders.Chain, opt Options) (decoders.Scored, Stats, error) {
 	checkChain(c)
 	r := newChainLP(c.N, c.K, c.Unary, c.Trans)
 	y, st, err := r.decode(opt)
@@ -24,12 +24,12 @@ func Viterbi(c *decoders.Chain, opt Options) (decoders.Scored, Stats, error) {
 	return decoders.Scored{Labels: y, Score: c.Score(y)}, st, nil
 }
 
-// LossAugmented returns argmax_y s(y) + scale·cost.Loss(truth, y): the
+// LossAugmentedChain returns argmax_y s(y) + scale·cost.Loss(truth, y): the
 // same program with the per-position loss added to the objective of every
 // label pair ending in a wrong label (the loss decomposes over positions,
 // so it stays linear in the indicators). Score is the augmented value. It
 // panics if truth is not a labeling of c or cost does not have c's K.
-func LossAugmented(c *decoders.Chain, truth []int, cost decoders.Cost, scale float64, opt Options) (decoders.Scored, Stats, error) {
+func LossAugmentedChain(c *decoders.Chain, truth []int, cost decoders.Cost, scale float64, opt Options) (decoders.Scored, Stats, error) {
 	checkChain(c)
 	checkLabels(c, truth)
 	if cost.K != c.K || len(cost.M) != c.K*c.K {

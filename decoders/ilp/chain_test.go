@@ -64,7 +64,7 @@ func forEachChain(t *testing.T, f func(t *testing.T, c *decoders.Chain, rng *ran
 // test fails the first time a relaxation is fractional.
 func TestChainMatchesViterbi(t *testing.T) {
 	forEachChain(t, func(t *testing.T, c *decoders.Chain, _ *rand.Rand) {
-		got, st, err := ilp.Viterbi(c, ilp.Options{})
+		got, st, err := ilp.DecodeChain(c, ilp.Options{})
 		if err != nil {
 			t.Fatalf("N=%d K=%d: %v", c.N, c.K, err)
 		}
@@ -88,7 +88,7 @@ func TestChainLossAugmentedMatchesViterbi(t *testing.T) {
 				cost := restrict(cc.cost, c.K)
 				truth := randLabels(rng, c.N, c.K)
 				for _, scale := range []float64{0, 1, 2.5} {
-					got, st, err := ilp.LossAugmented(c, truth, cost, scale, ilp.Options{})
+					got, st, err := ilp.LossAugmentedChain(c, truth, cost, scale, ilp.Options{})
 					if err != nil {
 						t.Fatalf("N=%d K=%d scale=%v: %v", c.N, c.K, scale, err)
 					}
@@ -119,7 +119,7 @@ func TestChainBruteForce(t *testing.T) {
 					c := randChain(rng, kind, n, k, true)
 					truth := randLabels(rng, n, k)
 					cost := decoders.Hamming(k)
-					got, _, err := ilp.LossAugmented(c, truth, cost, 1, ilp.Options{})
+					got, _, err := ilp.LossAugmentedChain(c, truth, cost, 1, ilp.Options{})
 					if err != nil {
 						t.Fatal(err)
 					}
