@@ -13,7 +13,7 @@ import (
 // treeSizes are the sentence lengths of the random graphs, with how many
 // of each.
 var treeSizes = []struct{ n, reps int }{
-	{0, 1}, {1, 3}, {2, 5}, {3, 10}, {4, 10}, {5, 10}, {6, 5}, {8, 3},
+	{0, 1}, {1, 3}, {2, 5}, {3, 10}, {4, 10}, {5, 8}, {6, 3}, {7, 1},
 }
 
 // treeDecoders pair each ILP configuration with the exact decoder that
