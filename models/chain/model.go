@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/maxmargin/repro/decoders"
+	"github.com/maxmargin/repro/decoders/ilp"
 	"github.com/maxmargin/repro/structpred"
 )
 
@@ -67,6 +68,7 @@ type Model struct {
 	edges  bool
 	cost   decoders.Cost
 	minPos float64 // smallest nonzero per-position cost
+	ilp    bool    // MAP and loss-augmented MAP by decoders/ilp (UseILP)
 
 	scratch
 }
@@ -118,6 +120,17 @@ func New(data []Instance, numAttrs, k int, edges bool, cost decoders.Cost) (*Mod
 	}
 	return m, nil
 }
+
+// UseILP makes the model's MAP (Predict, and LossAugmented at scale 0) and
+// loss-augmented MAP (LossAugmented) solve the chapter's integer linear
+// program with package decoders/ilp instead of running Viterbi, or, with
+// on false, Viterbi again. The optimum is the same up to ties and
+// round-off; the ILP is far slower (docs/ilp.md), which is its point only
+// as a reference or a prototype. The other decoders (k-best, loss counts,
+// max-marginals, forward-backward) stay exact dynamic programs. Set it
+// before forking. A failure of the LP solver, which the tests have not
+// seen, panics, since these methods return no error.
+func (m *Model) UseILP(on bool) { m.ilp = on }
 
 // Fork returns a model over the same instances, sharing them and the cost
 // with m but with scratch buffers of its own, so that m and the fork can
@@ -195,7 +208,19 @@ func grow(buf []float64, n int) []float64 {
 // Predict returns the highest-scoring labeling of x under w (x need not be a
 // training instance).
 func (m *Model) Predict(x Instance, w []float64) []int {
-	return decoders.Viterbi(m.scores(x, w), &m.ws).Labels
+	return m.viterbi(m.scores(x, w))
+}
+
+// viterbi returns the MAP labeling of c with the model's decoder.
+func (m *Model) viterbi(c *decoders.Chain) []int {
+	if !m.ilp {
+		return decoders.Viterbi(c, &m.ws).Labels
+	}
+	s, _, err := ilp.DecodeChain(c, ilp.Options{})
+	if err != nil {
+		panic(fmt.Sprintf("chain: ILP decoder: %v", err))
+	}
+	return s.Labels
 }
 
 // Score returns s_i(y) = w·f(x_i, y).
@@ -350,7 +375,14 @@ func (m *Model) AddDelta(i int, y []int, scale float64, add func(j int32, v floa
 func (m *Model) LossAugmented(i int, w []float64, scale float64) []int {
 	x := m.data[i]
 	if scale == 0 { // the perceptron's MAP: no cost table to build and add
-		return decoders.Viterbi(m.scoresAt(i, w), &m.ws).Labels
+		return m.viterbi(m.scoresAt(i, w))
+	}
+	if m.ilp {
+		s, _, err := ilp.LossAugmentedChain(m.scoresAt(i, w), x.Labels, m.cost, scale, ilp.Options{})
+		if err != nil {
+			panic(fmt.Sprintf("chain: ILP decoder: %v", err))
+		}
+		return s.Labels
 	}
 	return decoders.LossAugmented(m.scoresAt(i, w), x.Labels, m.cost, scale, &m.ws).Labels
 }

@@ -1,9 +1,11 @@
 package tree
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/maxmargin/repro/decoders/ilp"
 	"github.com/maxmargin/repro/decoders/mst"
 	"github.com/maxmargin/repro/structpred"
 )
@@ -59,6 +61,7 @@ type Model struct {
 	data  []Instance
 	attrs int
 	dec   mst.Decoder
+	ilp   *ilp.TreeDecoder // MAP and loss-augmented MAP by decoders/ilp (UseILP)
 
 	scratch
 }
@@ -78,6 +81,28 @@ func New(data []Instance, numAttrs int, dec mst.Decoder) (*Model, error) {
 		}
 	}
 	return &Model{data: data, attrs: numAttrs, dec: dec}, nil
+}
+
+// UseILP makes the model's MAP (Predict) and loss-augmented MAP
+// (LossAugmented) solve the tree integer linear program of package
+// decoders/ilp, with the model's SingleRoot setting, instead of running
+// Chu-Liu/Edmonds; with on false, Chu-Liu/Edmonds again. The optimum is
+// the same up to ties and round-off; the ILP is far slower (docs/ilp.md)
+// and its branch and bound grows quickly with sentence length, so it is a
+// reference for short sentences. PositionViolators and KBest stay with
+// the exact decoder. A projective decoder (Eisner) has no ILP here and is
+// refused. Set it before forking. A failure of the LP solver or the node
+// limit panics, since these methods return no error.
+func (m *Model) UseILP(on bool) error {
+	if !on {
+		m.ilp = nil
+		return nil
+	}
+	if m.dec.Projective {
+		return errors.New("the ILP decoder searches all trees; it has no projective variant")
+	}
+	m.ilp = &ilp.TreeDecoder{SingleRoot: m.dec.SingleRoot}
+	return nil
 }
 
 // Fork returns a model over the same instances and decoder with scratch
@@ -125,7 +150,15 @@ func (m *Model) graph(x *Instance, w []float64) *mst.Graph {
 
 // Predict returns the best tree of x under w.
 func (m *Model) Predict(x Instance, w []float64) []int {
-	return m.dec.Decode(m.graph(&x, w), &m.ws).Heads
+	g := m.graph(&x, w)
+	if m.ilp != nil {
+		t, _, err := m.ilp.Decode(g)
+		if err != nil {
+			panic(fmt.Sprintf("tree: ILP decoder: %v", err))
+		}
+		return t.Heads
+	}
+	return m.dec.Decode(g, &m.ws).Heads
 }
 
 // Score returns the score of heads y on instance i.
@@ -197,6 +230,13 @@ func (m *Model) AddDelta(i int, y []int, scale float64, add func(j int32, v floa
 // LossAugmented returns argmax_y s(y) + scale·Loss(y).
 func (m *Model) LossAugmented(i int, w []float64, scale float64) []int {
 	x := &m.data[i]
+	if m.ilp != nil {
+		t, _, _, err := m.ilp.LossAugmented(m.graph(x, w), x.Heads, scale)
+		if err != nil {
+			panic(fmt.Sprintf("tree: ILP decoder: %v", err))
+		}
+		return t.Heads
+	}
 	t, _ := m.dec.LossAugmented(m.graph(x, w), x.Heads, scale, &m.ws)
 	return t.Heads
 }
