@@ -1,0 +1,201 @@
+package metrics
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Direction says which way a metric improves.
+type Direction int
+
+// The two directions.
+const (
+	LowerBetter  Direction = iota // an error: 0 is perfect
+	HigherBetter                  // a score such as F1
+)
+
+// Aggregation says how a metric combines the items (sentences, trees) of a
+// test set.
+type Aggregation int
+
+// The aggregations.
+const (
+	// Micro pools the counts of every item before dividing (token error
+	// over all tokens, F1 over all spans), as conlleval does.
+	Micro Aggregation = iota
+	// Macro averages the items' own values.
+	Macro
+)
+
+// Test is a set of paired significance tests that apply to a metric.
+type Test uint8
+
+// The paired tests. TTest compares two trainers over the splits both have
+// run; McNemar and Bootstrap compare them on one fixed split from the
+// per-item outcomes a run keeps (report.Outcomes): McNemar on the token
+// decisions, the paired bootstrap over sentences on the span counts.
+const (
+	TTest Test = 1 << iota
+	McNemar
+	Bootstrap
+)
+
+// Def declares one metric: everything tables, figures, the paper
+// comparison, the golden check and diffs need to know of it.
+type Def struct {
+	Name  string // key in run records and configs, e.g. "token_error"
+	Label string // in prose, legends and test lines, e.g. "token error"
+	// Short heads its columns in the paper comparison, e.g. "error".
+	Short string
+	// Line names a results-table line that starts with it, in the error
+	// column a table has when its rows start with different metrics.
+	Line string
+	Unit string // "%" or ""
+	// Better is the direction in which it improves.
+	Better Direction
+	// Decimals a table prints; 0 means the table's own setting.
+	Decimals    int
+	Aggregation Aggregation
+	Tests       Test
+	// Source, if set, says where the metric is defined, for legends.
+	Source string
+	// Doc defines it, for legends and docs/metrics.md: a noun phrase.
+	Doc string
+}
+
+// Lower reports whether lower values are better.
+func (d Def) Lower() bool { return d.Better == LowerBetter }
+
+// Has reports whether test t applies to the metric.
+func (d Def) Has(t Test) bool { return d.Tests&t != 0 }
+
+// Metric names.
+const (
+	TokenError      = "token_error"
+	TokenErrorFile  = "token_error_file"
+	SpanF1          = "span_f1"
+	SegmentError    = "segment_error"
+	AttachmentError = "attachment_error"
+)
+
+// All returns every metric, in registry order: the order of CSV columns
+// and of the paper comparison's columns (errors first there).
+func All() []Def {
+	return []Def{
+		{Name: TokenError, Label: "token error", Short: "error", Line: "token", Unit: "%", Better: LowerBetter,
+			Aggregation: Micro, Tests: TTest | McNemar,
+			Doc: "the percentage of tokens whose predicted label differs from the true one, counted on the labels the model predicts " +
+				"(for chunk-tagged corpora the IOB2 tags every label encoding is read into)"},
+		{Name: SpanF1, Label: "span F1", Short: "F1", Line: "F1", Unit: "%", Better: HigherBetter,
+			Aggregation: Micro, Tests: TTest | Bootstrap,
+			Doc: "the harmonic mean of span precision and recall in percent: spans are maximal runs of one label, " +
+				"conlleval's typed chunks on chunk-tagged corpora, the segments of a segmentation"},
+		{Name: SegmentError, Label: "segment error", Short: "seg-err", Line: "segment", Unit: "%", Better: LowerBetter,
+			Aggregation: Micro, Tests: TTest, Source: "section 4.3.2 of Sarawagi & Gupta",
+			Doc: "Sarawagi & Gupta's section 4.3.2 segment error (the segment loss summed over the test set, over the number of true plus predicted segments)"},
+		{Name: AttachmentError, Label: "attachment error", Short: "att-err", Line: "attachment", Unit: "%", Better: LowerBetter,
+			Aggregation: Micro, Tests: TTest | McNemar,
+			Doc: "the unlabelled attachment error: the percentage of words whose predicted head is not the true head (100 − UAS)"},
+		{Name: TokenErrorFile, Label: "token error (file tags)", Short: "error (file)", Line: "token (file)", Unit: "%", Better: LowerBetter,
+			Aggregation: Micro, Tests: TTest,
+			Doc: "the token error with predicted and true labels both written in the corpus file's own label encoding (e.g. IOB1 for CoNLL-2003), " +
+				"as a script comparing the file's tag column with a tagger's output counts it"},
+	}
+}
+
+// Lookup returns the metric named name.
+func Lookup(name string) (Def, bool) {
+	i := slices.IndexFunc(All(), func(d Def) bool { return d.Name == name })
+	if i < 0 {
+		return Def{}, false
+	}
+	return All()[i], true
+}
+
+// Rank is the metric's position in registry order, len(All()) if unknown.
+func Rank(name string) int {
+	all := All()
+	if i := slices.IndexFunc(all, func(d Def) bool { return d.Name == name }); i >= 0 {
+		return i
+	}
+	return len(all)
+}
+
+// Names returns the names of every metric, in registry order.
+func Names() []string {
+	var out []string
+	for _, d := range All() {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+// TaskMetrics is what a task reports: its metrics in table order, the one
+// that chooses C unless a config says otherwise, and how records written
+// before metrics were data name them.
+//
+// A results table shows a row's first two metrics on the row's line
+// (error/F1, as Sarawagi & Gupta's Table 1), and each further one on a
+// line of its own below it.
+type TaskMetrics struct {
+	Task    string
+	Metrics []string
+	// Of says, per metric, what it counts in this task where its
+	// definition leaves that open (legends), e.g. "of the labels its
+	// segments induce".
+	Of map[string]string
+	// SelectBy is the metric whose validation value chooses C by default.
+	SelectBy string
+	// Legacy maps the fields of old run records (token_error, span_f1,
+	// segment_error at top level, in candidates and in curve points) to
+	// metric names; a field mapped to "" is dropped.
+	Legacy map[string]string
+}
+
+// legacyNames are the metric fields of run records from before metrics
+// were data.
+var legacyNames = []string{TokenError, SpanF1, SegmentError}
+
+// Tasks returns the metric declarations of every task that has one.
+func Tasks() []TaskMetrics {
+	return []TaskMetrics{
+		{Task: "sequence", Metrics: []string{TokenError, SpanF1, TokenErrorFile}, SelectBy: TokenError,
+			Legacy: map[string]string{TokenError: TokenError, SpanF1: SpanF1, SegmentError: ""}},
+		{Task: "segmentation", Metrics: []string{SegmentError, SpanF1, TokenError}, SelectBy: TokenError,
+			Legacy: map[string]string{TokenError: TokenError, SpanF1: SpanF1, SegmentError: SegmentError},
+			Of: map[string]string{TokenError: "of the labels its segments induce"}},
+		// Parsing's records before metrics were data held its attachment
+		// error as token_error, beside a span F1 that meant nothing.
+		{Task: "parsing", Metrics: []string{AttachmentError}, SelectBy: AttachmentError,
+			Legacy: map[string]string{TokenError: AttachmentError, SpanF1: "", SegmentError: ""}},
+	}
+}
+
+// ForTask returns the declaration of task; a task without one reports the
+// metrics its records hold, in registry order, and reads old records as
+// they are.
+func ForTask(task string) TaskMetrics {
+	for _, t := range Tasks() {
+		if t.Task == task {
+			return t
+		}
+	}
+	legacy := map[string]string{}
+	for _, n := range legacyNames {
+		legacy[n] = n
+	}
+	return TaskMetrics{Task: task, Metrics: Names(), SelectBy: TokenError, Legacy: legacy}
+}
+
+// Check reports whether every metric a declaration names is registered.
+func (t TaskMetrics) Check() error {
+	for _, n := range append(slices.Clone(t.Metrics), t.SelectBy) {
+		if _, ok := Lookup(n); !ok {
+			return fmt.Errorf("metrics: task %q: unknown metric %q", t.Task, n)
+		}
+	}
+	if !slices.Contains(t.Metrics, t.SelectBy) {
+		return fmt.Errorf("metrics: task %q selects by %q, which it does not report", t.Task, t.SelectBy)
+	}
+	return nil
+}

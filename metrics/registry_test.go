@@ -1,0 +1,90 @@
+package metrics_test
+
+import (
+	"fmt"
+	"go/build"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/maxmargin/repro/decoders/semimarkov"
+	"github.com/maxmargin/repro/decoders/semimarkov/bruteforce"
+	"github.com/maxmargin/repro/metrics"
+)
+
+// The counted segment loss is the decoders' section 4.3.2 loss with unit
+// penalties, on every pair of segmentations of small sentences.
+func TestSegmentLossIsTheDecodersUnitLoss(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{1, 3, 4} {
+		segs := bruteforce.Segmentations(n, 2, n)
+		for _, truth := range segs {
+			for _, pred := range segs {
+				var c metrics.Counts
+				if err := c.AddSegments(truth, pred, n); err != nil {
+					t.Fatal(err)
+				}
+				if want := semimarkov.DefaultLoss(2).Of(truth, pred); c.SegmentLoss != want {
+					t.Fatalf("truth %v pred %v: loss %v, decoders' %v", truth, pred, c.SegmentLoss, want)
+				}
+			}
+		}
+	}
+}
+
+func TestTaskDeclarations(t *testing.T) {
+	t.Parallel()
+	names := metrics.Names()
+	for i, n := range names {
+		if slices.Contains(names[:i], n) {
+			t.Errorf("metric %q registered twice", n)
+		}
+		d, _ := metrics.Lookup(n)
+		if d.Label == "" || d.Short == "" || d.Line == "" || d.Doc == "" || d.Tests&metrics.TTest == 0 {
+			t.Errorf("metric %q: label, short name, line name, doc and the t-test are required: %+v", n, d)
+		}
+	}
+	for _, task := range metrics.Tasks() {
+		if err := task.Check(); err != nil {
+			t.Error(err)
+		}
+		for old, now := range task.Legacy {
+			if now != "" && !slices.Contains(task.Metrics, now) {
+				t.Errorf("task %q maps old field %q to %q, which it does not report", task.Task, old, now)
+			}
+		}
+	}
+	if got := metrics.ForTask("no such task"); !slices.Equal(got.Metrics, names) {
+		t.Errorf("undeclared task reports %v, want every metric", got.Metrics)
+	}
+}
+
+// Scoring imports no decoder, so that report, which reads the registry,
+// knows nothing of inference.
+func TestMetricsImportNoDecoder(t *testing.T) {
+	t.Parallel()
+	pkg, err := build.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range pkg.Imports {
+		if strings.Contains(imp, "/decoders") || strings.Contains(imp, "/models") || strings.Contains(imp, "/trainers") {
+			t.Errorf("package metrics imports %s", imp)
+		}
+	}
+}
+
+func ExampleForTask() {
+	for _, name := range metrics.ForTask("segmentation").Metrics {
+		d, _ := metrics.Lookup(name)
+		better := "lower"
+		if !d.Lower() {
+			better = "higher"
+		}
+		fmt.Printf("%s (%s), %s is better\n", d.Label, d.Unit, better)
+	}
+	// Output:
+	// segment error (%), lower is better
+	// span F1 (%), higher is better
+	// token error (%), lower is better
+}
