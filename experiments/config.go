@@ -18,6 +18,7 @@ import (
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/strictyaml"
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -49,6 +50,11 @@ type Config struct {
 	Paper *PaperSpec `yaml:"paper,omitempty"`
 	// Loss sets the segmentation task's loss; unset: the paper's.
 	Loss *LossSpec `yaml:"loss,omitempty"`
+	// SelectBy names the metric whose validation value chooses C (package
+	// metrics; every task of the config must report it); unset: each
+	// task's own (metrics.TaskMetrics.SelectBy: token error, attachment
+	// error for parsing).
+	SelectBy string `yaml:"select_by,omitempty"`
 
 	file string // where the config was read from, for messages
 	root *yaml.Node
@@ -361,7 +367,7 @@ type FigureSpec struct {
 	// Datasets, for x: dataset, lists the datasets in x order (e.g. the
 	// feature sets of an ablation).
 	Datasets []string `yaml:"datasets,omitempty"`
-	Y        string   `yaml:"y,omitempty"`        // token_error | accuracy (100 − token error) | span_f1 | segment_error | train_seconds (CPU if every run has it) | cpu_seconds
+	Y        string   `yaml:"y,omitempty"`        // a metric (token_error, span_f1, segment_error, ...) | accuracy (100 − token error) | train_seconds (CPU if every run has it) | cpu_seconds
 	LogX     bool     `yaml:"log_x,omitempty"`    // x: cpu_seconds on a logarithmic axis
 	Baseline string   `yaml:"baseline,omitempty"` // optional trainer subtracted split by split
 	Title    string   `yaml:"title,omitempty"`
@@ -378,17 +384,54 @@ type PaperSpec struct {
 // PaperValueSpec is one published result. Dataset, task and trainer must
 // be among the config's (the trainer by its display name, see
 // [TrainerSpec.Display]), so that a typo is caught here rather than shown
-// as a value we never ran. The metrics are pointers because a paper that
-// does not report one is not reporting 0.
+// as a value we never ran. The metrics sit beside them under their names
+// (package metrics), each one the value's task declares; a metric the
+// paper does not report is left out, which is not reporting 0. Configs
+// from before metrics were data name parsing's attachment error
+// token_error, which is read as it (metrics.TaskMetrics.Legacy).
 type PaperValueSpec struct {
-	Dataset    string   `yaml:"dataset,omitempty"`
-	Task       string   `yaml:"task,omitempty"`
-	Trainer    string   `yaml:"trainer,omitempty"`
-	TokenError *float64 `yaml:"token_error,omitempty"` // percent
-	SpanF1     *float64 `yaml:"span_f1,omitempty"`     // percent
-	// SegmentError is the section 4.3.2 segment error (percent), compared
-	// with ours only (report.PaperValue.SegmentError).
-	SegmentError *float64 `yaml:"segment_error,omitempty"`
+	Dataset string             `yaml:"dataset,omitempty"`
+	Task    string             `yaml:"task,omitempty"`
+	Trainer string             `yaml:"trainer,omitempty"`
+	Metrics map[string]float64 `yaml:",inline"`
+}
+
+// metrics returns v's metrics under their current names.
+func (v PaperValueSpec) metrics() map[string]float64 {
+	legacy := metrics.ForTask(v.Task).Legacy
+	out := make(map[string]float64, len(v.Metrics))
+	for k, x := range v.Metrics {
+		if now, ok := legacy[k]; ok && now != "" {
+			k = now
+		}
+		out[k] = x
+	}
+	return out
+}
+
+// selectBy is the metric that chooses C for task.
+func (c *Config) selectBy(task string) string {
+	if c.SelectBy != "" {
+		return c.SelectBy
+	}
+	return metrics.ForTask(task).SelectBy
+}
+
+// checkSelectBy refuses a select_by that is no metric, or one a task of
+// the config does not report.
+func (c *Config) checkSelectBy() error {
+	if c.SelectBy == "" {
+		return nil
+	}
+	if _, ok := metrics.Lookup(c.SelectBy); !ok {
+		return c.fail(at{"select_by"}, "unknown metric %q%s (known: %s)", c.SelectBy, suggest(c.SelectBy, metrics.Names()), strings.Join(metrics.Names(), ", "))
+	}
+	for _, task := range c.Tasks {
+		if declared := metrics.ForTask(task).Metrics; !slices.Contains(declared, c.SelectBy) {
+			return c.fail(at{"select_by"}, "the %s task does not report %s (it reports %s)", task, c.SelectBy, strings.Join(declared, ", "))
+		}
+	}
+	return nil
 }
 
 // Display returns the name the entry goes by in results: its label, or
@@ -634,6 +677,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := c.validateLoss(); err != nil {
+		return err
+	}
+	if err := c.checkSelectBy(); err != nil {
 		return err
 	}
 	if err := c.validateCompare(); err != nil {
@@ -1076,7 +1122,7 @@ func (c *Config) validateFigures() error {
 		case f.X == report.XCPUSeconds && !c.Curves:
 			return c.fail(p("x"), "x %s draws learning curves, which test units record only with curves: true (a top-level setting)", report.XCPUSeconds)
 		case f.X == report.XCPUSeconds && (f.Y == report.YTrainSeconds || f.Y == report.YCPUSeconds):
-			return c.fail(p("y"), "x %s draws learning curves, whose y is %s, %s, %s or %s, not a time", report.XCPUSeconds, report.YTokenError, report.YAccuracy, report.YSpanF1, report.YSegmentError)
+			return c.fail(p("y"), "x %s draws learning curves, whose y is a metric (%s) or %s, not a time", report.XCPUSeconds, strings.Join(metrics.Names(), ", "), report.YAccuracy)
 		case f.X == report.XCPUSeconds && c.has("figures", i, "baseline"):
 			return c.fail(p("baseline"), "x %s draws learning curves, which take no baseline", report.XCPUSeconds)
 		case c.has("figures", i, "log_x") && f.X != report.XCPUSeconds:
@@ -1229,15 +1275,21 @@ func (c *Config) validatePaper() error {
 				return c.fail(path, "%s %q is not among the config's %ss%s", n.key, name, n.key, suggest(name, n.known))
 			}
 		}
-		if v.TokenError == nil && v.SpanF1 == nil && v.SegmentError == nil {
-			return c.fail(at{"paper", "values", i}, "give token_error, segment_error, span_f1 or several")
+		declared := metrics.ForTask(v.Task).Metrics
+		if len(v.Metrics) == 0 {
+			return c.fail(at{"paper", "values", i}, "give one or more of the %s task's metrics: %s", v.Task, strings.Join(declared, ", "))
 		}
-		for _, m := range []struct {
-			key string
-			x   *float64
-		}{{"token_error", v.TokenError}, {"segment_error", v.SegmentError}, {"span_f1", v.SpanF1}} {
-			if m.x != nil && !(*m.x >= 0 && *m.x <= 100) {
-				return c.fail(at{"paper", "values", i, m.key}, "must be a percentage in [0, 100], got %v", *m.x)
+		for _, key := range slices.Sorted(maps.Keys(v.Metrics)) {
+			x, name := v.Metrics[key], key
+			if now, ok := metrics.ForTask(v.Task).Legacy[key]; ok && now != "" {
+				name = now
+			}
+			d, known := metrics.Lookup(name)
+			switch {
+			case !known || !slices.Contains(declared, name):
+				return c.fail(at{"paper", "values", i, key}, "unknown key%s: dataset, task, trainer or a metric of the %s task (%s)", suggest(key, declared), v.Task, strings.Join(declared, ", "))
+			case d.Unit == "%" && !(x >= 0 && x <= 100):
+				return c.fail(at{"paper", "values", i, key}, "must be a percentage in [0, 100], got %v", x)
 			}
 		}
 		for j, w := range p.Values[:i] {
@@ -1257,9 +1309,6 @@ func (f FigureSpec) reportSpec() report.FigureSpec {
 // paper's numbers.
 func (c *Config) ReportSpec() report.Spec {
 	s := report.Spec{Title: c.Name, Trainers: trainerNames(c.Trainers)}
-	if slices.Contains(c.Tasks, TaskParsing) {
-		s.TokenOnlyTasks = []string{TaskParsing} // attachment error; trees have no spans
-	}
 	for _, p := range c.Compare {
 		s.Comparisons = append(s.Comparisons, report.Comparison{A: p[0], B: p[1]})
 	}
@@ -1275,19 +1324,9 @@ func (c *Config) ReportSpec() report.Spec {
 // reportReference copies p, metrics included, so that the spec shares no
 // memory with the config.
 func (p *PaperSpec) reportReference() *report.PaperReference {
-	clone := func(x *float64) *float64 {
-		if x == nil {
-			return nil
-		}
-		v := *x
-		return &v
-	}
 	ref := &report.PaperReference{Source: p.Source, Note: p.Note}
 	for _, v := range p.Values {
-		ref.Values = append(ref.Values, report.PaperValue{
-			Dataset: v.Dataset, Task: v.Task, Trainer: v.Trainer,
-			TokenError: clone(v.TokenError), SpanF1: clone(v.SpanF1), SegmentError: clone(v.SegmentError),
-		})
+		ref.Values = append(ref.Values, report.PaperValue{Dataset: v.Dataset, Task: v.Task, Trainer: v.Trainer, Metrics: v.metrics()})
 	}
 	return ref
 }

@@ -30,6 +30,8 @@ type preparedData struct {
 	// chunked marks labels with chunk prefixes (O, B-X, I-X), scored as
 	// conlleval scores them.
 	chunked bool
+	// scheme is a chunk-tagged corpus file's label encoding.
+	scheme datasets.Scheme
 	// features are the settings its attributes were extracted with (and
 	// its units train with).
 	features featureSpec
@@ -144,6 +146,11 @@ func load(ctx context.Context, cfg *Config, opt Options, eager bool) ([]*prepare
 			chunked:  spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain)),
 			features: cfg.featuresOf(i).resolved()}
 		d.columns = extraColumns(decl)
+		if d.chunked {
+			if d.scheme, err = datasets.ParseScheme(decl.Scheme); err != nil {
+				return nil, fmt.Errorf("dataset %q: %w", spec.Name, err)
+			}
+		}
 		if cfg.Splits.Kind == SplitFile {
 			if err := cfg.splitFile.Check(len(corpus.Sequences), spec.Name); err != nil {
 				return nil, fmt.Errorf("splits.path: %w", err)

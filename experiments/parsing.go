@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxmargin/repro/decoders/mst"
 	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/models/tree"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -37,6 +38,11 @@ func parsingTask() Task {
 		},
 		score: func(s *scoreSheet, d *preparedData, i int, pred []int) error {
 			return s.labels(d.seqs[i].Labels, pred[1:])
+		},
+		// A word's label is its head: the token error of the heads is the
+		// unlabelled attachment error.
+		metrics: func(s *scoreSheet) map[string]float64 {
+			return map[string]float64{metrics.AttachmentError: s.counts.TokenError()}
 		},
 		supports: func(trainer string, v trainers.Values) error {
 			probe, err := tree.New(nil, 1, mst.Decoder{})

@@ -398,7 +398,7 @@ func (r *runner) chooseC(ctx context.Context, plan []PlannedUnit, p PlannedUnit)
 			units = append(units, u)
 		}
 	}
-	chosen, _ := selectParams(units, results)
+	chosen, _ := selectParams(units, results, r.cfg.selectBy)
 	c, ok := chosen[p.Group]
 	if !ok {
 		return 0, extensions, errors.New("no validation result chose a C") // unreachable: every dependency loaded

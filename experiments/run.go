@@ -19,6 +19,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/internal/version"
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -168,7 +169,7 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 		valErrs = append(valErrs, errs...)
 	}
 	// Phase 2: one test unit per (dataset, task, trainer, fraction, split).
-	chosen, selections := selectParams(validation, valResults)
+	chosen, selections := selectParams(validation, valResults, r.cfg.selectBy)
 	tests, err := r.plan(ctx, phaseTest, chosen)
 	if err != nil {
 		return nil, r.stopped(ctx, err)
@@ -417,7 +418,7 @@ func anyChoice(validation []unitSpec) map[string]float64 {
 // unless the grid already grew GridSpec.steps() decades on that side. Units
 // come in validation order, so the plan is deterministic.
 func (r *runner) gridExtensions(units []unitSpec, results map[int]unitResult) []unitSpec {
-	chosen, _ := selectParams(units, results)
+	chosen, _ := selectParams(units, results, r.cfg.selectBy)
 	tried := map[string][]float64{}
 	first := map[string]unitSpec{}
 	var order []string
@@ -496,9 +497,12 @@ func groupOf(u unitSpec) string {
 	return fmt.Sprintf("%s|%s|%s|%g|%d", u.Dataset, u.Task, u.display(), u.TrainFraction, u.Split)
 }
 
-// selectParams picks, per group, the C with the lowest validation token error
-// (ties: the first in grid order), and records every candidate's scores.
-func selectParams(units []unitSpec, results map[int]unitResult) (map[string]float64, map[string][]report.Candidate) {
+// selectParams picks, per group, the C with the best validation value of
+// the metric by(task) names (the config's select_by, or the task's default:
+// token error, attachment error for parsing; lower or higher as the metric
+// declares; ties: the first in grid order), and records every candidate's
+// scores.
+func selectParams(units []unitSpec, results map[int]unitResult, by func(task string) string) (map[string]float64, map[string][]report.Candidate) {
 	chosen := map[string]float64{}
 	best := map[string]float64{}
 	cands := map[string][]report.Candidate{}
@@ -508,11 +512,15 @@ func selectParams(units []unitSpec, results map[int]unitResult) (map[string]floa
 			continue
 		}
 		g := groupOf(u)
-		cands[g] = append(cands[g], report.Candidate{
-			Params: u.params(), TokenError: res.TokenError, SpanF1: res.SpanF1, TrainSeconds: res.TrainSeconds,
-		})
-		if b, seen := best[g]; !seen || res.TokenError < b {
-			best[g], chosen[g] = res.TokenError, u.C
+		cands[g] = append(cands[g], report.Candidate{Params: u.params(), Metrics: res.Metrics, TrainSeconds: res.TrainSeconds})
+		name := by(u.Task)
+		d, _ := metrics.Lookup(name)
+		v, has := res.Metrics[name]
+		if !has {
+			continue // validate() refuses a select_by the task does not report
+		}
+		if b, seen := best[g]; !seen || (d.Lower() && v < b) || (!d.Lower() && v > b) {
+			best[g], chosen[g] = v, u.C
 		}
 	}
 	return chosen, cands
@@ -829,7 +837,7 @@ func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 		Key: res.Key, Dataset: u.Dataset, Task: u.Task, Trainer: u.display(), Method: method,
 		Params: u.params(), Selection: sel,
 		Split: u.Split, TrainFraction: u.TrainFraction, TrainSize: res.TrainSize, TestSize: res.EvalSize,
-		TokenError: res.TokenError, SpanF1: res.SpanF1, SegmentError: res.SegmentError, Outcomes: res.Outcomes,
+		Metrics: res.Metrics, Outcomes: res.Outcomes,
 		TrainSeconds: res.TrainSeconds, CPUSeconds: res.CPUSeconds, PeakMiB: res.PeakMiB,
 		Iterations: res.Iterations, Constraints: res.Constraints, Dropped: res.Dropped,
 		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,

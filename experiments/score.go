@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/structpred"
@@ -17,13 +18,18 @@ type scoreSheet struct {
 	// conlleval's chunks.
 	chunkTags []string
 	chunks    metrics.ChunkCounts
-	outcomes  *report.Outcomes // nil: not kept
+	// scheme is the corpus file's label encoding, when chunkTags are set:
+	// fileTokens and fileErrors count the token error with both labelings
+	// written in it (metrics.TokenErrorFile).
+	scheme                 datasets.Scheme
+	fileTokens, fileErrors int
+	outcomes               *report.Outcomes // nil: not kept
 }
 
 func newScoreSheet(d *preparedData, u unitSpec) *scoreSheet {
 	s := &scoreSheet{}
 	if d.chunked {
-		s.chunkTags = d.labels
+		s.chunkTags, s.scheme = d.labels, d.scheme
 	}
 	if (u.SplitKind == SplitFixed || u.SplitKind == SplitFile) && u.Phase == phaseTest {
 		s.outcomes = &report.Outcomes{}
@@ -45,6 +51,9 @@ func (s *scoreSheet) labels(truth, pred []int) error {
 		}
 		s.chunks.Merge(c)
 		trueSpans, predSpans, matched = c.All.True, c.All.Pred, c.All.Correct
+		if err := s.inFileEncoding(truth, pred); err != nil {
+			return err
+		}
 	}
 	if s.outcomes != nil {
 		ok := make([]bool, len(truth))
@@ -53,6 +62,37 @@ func (s *scoreSheet) labels(truth, pred []int) error {
 		}
 		s.outcomes.Add(ok, trueSpans, predSpans, matched)
 	}
+	return nil
+}
+
+// inFileEncoding adds the token errors of one sentence with both labelings
+// written in the file's label encoding: each is read as conlleval reads
+// IOB2 tags (an I-X that cannot continue a chunk starts one), and its
+// chunks are written in the file's scheme, as `repro tag` writes its
+// output. Internal labels are IOB2, so on an IOB2 file this is the token
+// error; on an IOB1 file a predicted I-X after O and a true B-X there are
+// the same tag.
+func (s *scoreSheet) inFileEncoding(truth, pred []int) error {
+	var enc [2][]string
+	for k, labels := range [][]int{truth, pred} {
+		tags := make([]string, len(labels))
+		for t, id := range labels {
+			tags[t] = s.chunkTags[id]
+		}
+		chunks, _, err := datasets.IOB2.Decode(tags)
+		if err != nil {
+			return err
+		}
+		if enc[k], err = s.scheme.Encode(chunks, len(tags)); err != nil {
+			return err
+		}
+	}
+	for t := range enc[0] {
+		if enc[0][t] != enc[1][t] {
+			s.fileErrors++
+		}
+	}
+	s.fileTokens += len(enc[0])
 	return nil
 }
 
@@ -68,4 +108,15 @@ func (s *scoreSheet) spanF1() float64 {
 		return s.chunks.All.F1()
 	}
 	return s.counts.SpanF1()
+}
+
+// sequenceMetrics are the sequence task's metrics (metrics.ForTask): token
+// error and span F1, and on chunk-tagged corpora the token error in the
+// file's label encoding.
+func (s *scoreSheet) sequenceMetrics() map[string]float64 {
+	m := map[string]float64{metrics.TokenError: s.counts.TokenError(), metrics.SpanF1: s.spanF1()}
+	if s.chunkTags != nil && s.fileTokens > 0 {
+		m[metrics.TokenErrorFile] = 100 * float64(s.fileErrors) / float64(s.fileTokens)
+	}
+	return m
 }

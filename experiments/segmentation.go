@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"github.com/maxmargin/repro/decoders/semimarkov"
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -42,6 +43,9 @@ func segmentationTask() Task {
 		score: func(s *scoreSheet, d *preparedData, i int, pred tagger.Prediction) error {
 			return s.segments(d.seqs[i].Segments, pred.Segments, len(d.seqs[i].Tokens))
 		},
+		metrics: func(s *scoreSheet) map[string]float64 {
+			return map[string]float64{metrics.SegmentError: s.counts.SegmentError(), metrics.SpanF1: s.spanF1(), metrics.TokenError: s.counts.TokenError()}
+		},
 		finish: func(out *unitResult, s *scoreSheet, f fitting[tagger.Prediction], d *preparedData, eval []int) {
 			t := f.(taggerFitting).t
 			maxLen := t.MaxSegmentLength()
@@ -53,7 +57,6 @@ func segmentationTask() Task {
 					}
 				}
 			}
-			out.SegmentError = s.counts.SegmentError()
 			out.MaxSegmentLength, out.LongTrainSegments, out.LongEvalSegments = maxLen, t.LongSegments(), longEval
 		},
 		supports: func(trainer string, v trainers.Values) error { return tagger.Supports(TaskSegmentation, trainer, v) },

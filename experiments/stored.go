@@ -77,7 +77,7 @@ func (r *runner) testStored(plan []PlannedUnit, p PlannedUnit, have func(string)
 			}
 		}
 	}
-	chosen, _ := selectParams(units, results)
+	chosen, _ := selectParams(units, results, r.cfg.selectBy)
 	c, ok := chosen[p.Group]
 	if !ok {
 		return false, nil

@@ -51,6 +51,9 @@ type binding[Y any] struct {
 	prepare func(d *preparedData, u unitSpec, v trainers.Values, train []int) (fitting[Y], error)
 	// score adds corpus item i and its prediction to the sheet.
 	score func(s *scoreSheet, d *preparedData, i int, pred Y) error
+	// metrics are the sheet's scores under the names the task declares
+	// (metrics.ForTask), in percent.
+	metrics func(s *scoreSheet) map[string]float64
 	// finish, if set, adds task-specific figures to a finished unit.
 	finish func(out *unitResult, s *scoreSheet, f fitting[Y], d *preparedData, eval []int)
 	// supports refuses a trainer, with its params, that the task's model
@@ -101,10 +104,7 @@ func runBound[Y any](ctx context.Context, b binding[Y], d *preparedData, u unitS
 			if err := scoreAll(ctx, b, d, sheet, eval, predict); err != nil {
 				return err
 			}
-			curve = append(curve, report.CurvePoint{
-				Iteration: c.Iteration, CPUSeconds: c.CPU.Seconds(),
-				TokenError: sheet.counts.TokenError(), SpanF1: sheet.spanF1(), SegmentError: sheet.counts.SegmentError(),
-			})
+			curve = append(curve, report.CurvePoint{Iteration: c.Iteration, CPUSeconds: c.CPU.Seconds(), Metrics: b.metrics(sheet)})
 			return nil
 		}))
 	}
@@ -117,6 +117,7 @@ func runBound[Y any](ctx context.Context, b binding[Y], d *preparedData, u unitS
 		return unitResult{}, err
 	}
 	out := scored(train, eval, sheet, res, cost)
+	out.Metrics = b.metrics(sheet)
 	out.Curve = curve
 	if b.finish != nil {
 		b.finish(&out, sheet, f, d, eval)
@@ -166,12 +167,11 @@ func dispatchUnit(ctx context.Context, d *preparedData, u unitSpec, train, eval 
 	return t.Run(ctx, d, u, train, eval)
 }
 
-// scored assembles a unit's result from its evaluation counts and training
-// statistics.
+// scored assembles a unit's result from its evaluation outcomes and
+// training statistics; the caller adds the task's metrics.
 func scored(train, eval []int, s *scoreSheet, res *trainers.Result, cost timing) unitResult {
 	return unitResult{
 		TrainSize: len(train), EvalSize: len(eval), Outcomes: s.outcomes,
-		TokenError: s.counts.TokenError(), SpanF1: s.spanF1(),
 		TrainSeconds: cost.Wall, CPUSeconds: cost.CPU, PeakMiB: float64(cost.PeakBytes) / (1 << 20), Iterations: res.Iterations, Constraints: res.Constraints, Dropped: res.Dropped,
 		Primal: res.Primal, Dual: res.Dual, Gap: res.Gap, Converged: res.Converged,
 		WorkingPrimal: res.WorkingPrimal, WorkingGap: res.WorkingGap, PrimalExact: res.PrimalExact, OracleCalls: res.OracleCalls,

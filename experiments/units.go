@@ -11,8 +11,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/maxmargin/repro/internal/atomicfile"
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
@@ -172,28 +174,28 @@ func (u unitSpec) key() string {
 
 // unitResult is what a finished unit stores.
 type unitResult struct {
-	Key          string   `json:"key"`
-	Spec         unitSpec `json:"spec"`
-	TrainSize    int      `json:"train_size"`
-	EvalSize     int      `json:"eval_size"`
-	TokenError   float64  `json:"token_error"`
-	SpanF1       float64  `json:"span_f1"`
-	TrainSeconds float64  `json:"train_seconds"`
+	Key       string   `json:"key"`
+	Spec      unitSpec `json:"spec"`
+	TrainSize int      `json:"train_size"`
+	EvalSize  int      `json:"eval_size"`
+	// Metrics are the evaluation part's scores by metric name (the unit's
+	// task's, metrics.ForTask). Files written before metrics were data
+	// hold them as token_error, span_f1 and segment_error, which
+	// decodeUnit reads into this map.
+	Metrics      map[string]float64 `json:"metrics"`
+	TrainSeconds float64            `json:"train_seconds"`
 	// CPUSeconds is the training thread's CPU time (0: not measured).
 	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
 	// PeakMiB is the peak memory the Go runtime held while the unit trained
 	// (process-wide; one unit's own under --workers 1; see timing).
-	PeakMiB float64 `json:"peak_mib,omitempty"`
-	// SegmentError is Sarawagi & Gupta's section 4.3.2 error in percent
-	// (segmentation units only; see metrics.Counts.SegmentError).
-	SegmentError float64 `json:"segment_error,omitempty"`
-	Iterations   int     `json:"iterations"`
-	Constraints  int     `json:"constraints"`
-	Dropped      int     `json:"dropped,omitempty"` // n-slack constraints dropped as idle
-	Primal       float64 `json:"primal"`
-	Dual         float64 `json:"dual"`
-	Gap          float64 `json:"gap"`
-	Converged    bool    `json:"converged"`
+	PeakMiB     float64 `json:"peak_mib,omitempty"`
+	Iterations  int     `json:"iterations"`
+	Constraints int     `json:"constraints"`
+	Dropped     int     `json:"dropped,omitempty"` // n-slack constraints dropped as idle
+	Primal      float64 `json:"primal"`
+	Dual        float64 `json:"dual"`
+	Gap         float64 `json:"gap"`
+	Converged   bool    `json:"converged"`
 	// Cutting-plane units: the working-set figures beside the true ones
 	// above, whether the true primal's slacks are exact, and oracle calls.
 	WorkingPrimal float64 `json:"working_primal,omitempty"`
@@ -268,7 +270,7 @@ func (c unitCache) load(key string) (res unitResult, unsummed bool, err error) {
 
 // requiredFields are the members every unit file must have, non-null: a
 // missing or null metric would otherwise decode as 0 (a perfect score).
-var requiredFields = []string{"key", "spec", "train_size", "eval_size", "token_error", "span_f1", "train_seconds"}
+var requiredFields = []string{"key", "spec", "train_size", "eval_size", "train_seconds"}
 
 // decodeUnit parses and validates a unit file's content for key.
 func decodeUnit(b []byte, key string) (res unitResult, unsummed bool, err error) {
@@ -284,6 +286,9 @@ func decodeUnit(b []byte, key string) (res unitResult, unsummed bool, err error)
 	if err := json.Unmarshal(b, &res); err != nil {
 		return unitResult{}, false, fmt.Errorf("does not decode: %w", err)
 	}
+	if err := res.legacyMetrics(fields); err != nil {
+		return unitResult{}, false, err
+	}
 	switch want, err := contentChecksum(fields); {
 	case err != nil:
 		return unitResult{}, false, err
@@ -296,6 +301,38 @@ func decodeUnit(b []byte, key string) (res unitResult, unsummed bool, err error)
 		return unitResult{}, false, err
 	}
 	return res, unsummed, nil
+}
+
+// legacyMetrics reads the metric fields of a unit file from before
+// metrics were data (token_error and span_f1, required then, and
+// segment_error) into res.Metrics, under the names the unit's task gives
+// them. A file of either kind must have its metrics.
+func (res *unitResult) legacyMetrics(fields map[string]json.RawMessage) error {
+	if _, ok := fields["metrics"]; ok {
+		if len(res.Metrics) == 0 {
+			return errors.New(`"metrics" is empty`)
+		}
+		return nil
+	}
+	legacy := metrics.ForTask(res.Spec.Task).Legacy
+	for _, name := range []string{metrics.TokenError, metrics.SpanF1, metrics.SegmentError} {
+		raw, ok := fields[name]
+		if !ok && name != metrics.SegmentError {
+			return fmt.Errorf("%q is missing or null", name)
+		}
+		if !ok || legacy[name] == "" {
+			continue
+		}
+		var v float64
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if res.Metrics == nil {
+			res.Metrics = map[string]float64{}
+		}
+		res.Metrics[legacy[name]] = v
+	}
+	return nil
 }
 
 // validate checks what a checksum cannot: that the unit is the one asked
@@ -316,8 +353,6 @@ func (r unitResult) validate(key string) error {
 		v        float64
 		min, max float64
 	}{
-		{"token_error", r.TokenError, 0, 100},
-		{"span_f1", r.SpanF1, 0, 100},
 		{"train_seconds", r.TrainSeconds, 0, math.Inf(1)},
 		{"primal", r.Primal, math.Inf(-1), math.Inf(1)},
 		{"dual", r.Dual, math.Inf(-1), math.Inf(1)},
@@ -325,6 +360,16 @@ func (r unitResult) validate(key string) error {
 	} {
 		if math.IsNaN(m.v) || math.IsInf(m.v, 0) || m.v < m.min || m.v > m.max {
 			return fmt.Errorf("%s = %v is outside [%v, %v]", m.name, m.v, m.min, m.max)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.Metrics)) {
+		v := r.Metrics[name]
+		d, ok := metrics.Lookup(name)
+		switch {
+		case !ok:
+			return fmt.Errorf("unknown metric %q", name)
+		case math.IsNaN(v) || math.IsInf(v, 0) || (d.Unit == "%" && (v < 0 || v > 100)):
+			return fmt.Errorf("%s = %v is not a percentage", name, v)
 		}
 	}
 	if r.Outcomes != nil {

@@ -8,12 +8,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
 )
 
@@ -42,13 +44,26 @@ func (e Entry) id() string {
 
 // DefaultTolerances are written by FromRuns: in percentage points. The code
 // is deterministic, so on one platform the numbers repeat exactly; the
-// tolerance absorbs floating-point differences between platforms.
+// tolerance absorbs floating-point differences between platforms. A
+// metric without one of its own (every metric a task declares is
+// checked) gets defaultTolerance.
 func DefaultTolerances() map[string]float64 {
 	return map[string]float64{"token_error": 0.2, "span_f1": 0.5}
 }
 
+// defaultTolerance is the tolerance of a metric DefaultTolerances does not
+// name, in its units.
+const defaultTolerance = 0.2
+
+// metricsOf are the values a golden file holds for r: every metric it
+// has, and the chosen C.
 func metricsOf(r report.Run) map[string]float64 {
-	return map[string]float64{"token_error": r.TokenError, "span_f1": r.SpanF1, "C": r.Params["C"]}
+	m := maps.Clone(r.Metrics)
+	if m == nil {
+		m = map[string]float64{}
+	}
+	m["C"] = r.Params["C"]
+	return m
 }
 
 // FromRuns builds a golden file from runs, keeping any tolerances given.
@@ -56,10 +71,14 @@ func FromRuns(runs []report.Run, config, version string, tolerances map[string]f
 	if tolerances == nil {
 		tolerances = DefaultTolerances()
 	}
+	tolerances = maps.Clone(tolerances)
 	f := File{Config: config, Version: version, Tolerances: tolerances}
 	for _, r := range runs {
 		m := map[string]float64{}
 		for k, v := range metricsOf(r) {
+			if _, ok := tolerances[k]; !ok && k != "C" {
+				tolerances[k] = defaultTolerance
+			}
 			if _, ok := tolerances[k]; ok {
 				m[k] = v
 			}
@@ -80,12 +99,18 @@ type Diff struct {
 	Problem   string // "" when within tolerance; else what is wrong
 }
 
-// lowerIsBetter and higherIsBetter say which way each metric improves; a
-// metric in neither (C, the chosen hyperparameter) only changes.
-var (
-	lowerIsBetter  = []string{"token_error"}
-	higherIsBetter = []string{"span_f1"}
-)
+// better says which way a metric improves: -1 lower, +1 higher, 0 for a
+// value that only changes (C, the chosen hyperparameter).
+func better(name string) int {
+	d, ok := metrics.Lookup(name)
+	switch {
+	case !ok:
+		return 0
+	case d.Lower():
+		return -1
+	}
+	return 1
+}
 
 // Worse reports whether d is a problem in the bad direction: a metric
 // that got worse, a missing evaluation, or any other problem that is not
@@ -95,10 +120,10 @@ func (d Diff) Worse() bool {
 	if d.Problem == "" {
 		return false
 	}
-	switch {
-	case slices.Contains(lowerIsBetter, d.Metric):
+	switch better(d.Metric) {
+	case -1:
 		return !(d.Now < d.Golden)
-	case slices.Contains(higherIsBetter, d.Metric):
+	case 1:
 		return !(d.Now > d.Golden)
 	}
 	return true
@@ -110,19 +135,21 @@ func (d Diff) direction() string {
 	switch {
 	case math.IsNaN(d.Now):
 		return "worse (NaN)"
-	case slices.Contains(lowerIsBetter, d.Metric) && d.Now < d.Golden,
-		slices.Contains(higherIsBetter, d.Metric) && d.Now > d.Golden:
+	case better(d.Metric) == -1 && d.Now < d.Golden,
+		better(d.Metric) == 1 && d.Now > d.Golden:
 		return "better (" + delta + ")"
-	case slices.Contains(lowerIsBetter, d.Metric):
+	case better(d.Metric) == -1:
 		return "worse (" + delta + ", lower is better)"
-	case slices.Contains(higherIsBetter, d.Metric):
+	case better(d.Metric) == 1:
 		return "worse (" + delta + ", higher is better)"
 	}
 	return "changed (" + delta + ")"
 }
 
 // Compare checks runs against f. Every golden value must be matched within
-// its tolerance; a missing or an unexpected evaluation is a problem too.
+// its tolerance; a missing or an unexpected evaluation is a problem too, and
+// so is a metric a run has that its golden entry lacks (every metric a
+// task declares is checked).
 func Compare(f File, runs []report.Run) []Diff {
 	now := map[string]report.Run{}
 	for _, r := range runs {
@@ -141,6 +168,13 @@ func Compare(f File, runs []report.Run) []Diff {
 			continue
 		}
 		got := metricsOf(r)
+		for _, m := range slices.Sorted(mapsKeys(got)) {
+			if _, ok := e.Metrics[m]; !ok && m != "C" {
+				// A metric the task declares is checked, or the file is
+				// out of date.
+				diffs = append(diffs, Diff{Entry: id, Metric: m, Now: got[m], Problem: "not in the golden file"})
+			}
+		}
 		for _, m := range metrics {
 			tol, want := f.Tolerances[m], e.Metrics[m]
 			d := Diff{Entry: id, Metric: m, Golden: want, Now: got[m], Tolerance: tol}

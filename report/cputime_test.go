@@ -133,7 +133,7 @@ func TestTableTime(t *testing.T) {
 // A runs.jsonl line from before CPU times reads and writes back byte for
 // byte: the field is omitted when zero.
 func TestRunWithoutCPUSecondsRoundTrip(t *testing.T) {
-	line := `{"key":"k","dataset":"cora","task":"sequence","trainer":"margin","params":{"C":1},"selection":null,"split":0,"train_fraction":0.25,"train_size":1,"test_size":1,"token_error":1,"span_f1":2,"train_seconds":3,"iterations":4,"constraints":5,"primal":6,"dual":7,"gap":8}` + "\n"
+	line := `{"key":"k","dataset":"cora","task":"sequence","trainer":"margin","params":{"C":1},"selection":null,"split":0,"train_fraction":0.25,"train_size":1,"test_size":1,"metrics":{"span_f1":2,"token_error":1},"train_seconds":3,"iterations":4,"constraints":5,"primal":6,"dual":7,"gap":8}` + "\n"
 	runs, _, err := ReadRuns(strings.NewReader(line), "old.jsonl")
 	if err != nil {
 		t.Fatal(err)

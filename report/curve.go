@@ -16,19 +16,18 @@ import (
 )
 
 // curveValue returns the Y quantity y of a checkpoint, and whether y is
-// one a learning curve can show.
+// one a learning curve can show: a metric, or accuracy.
 func curveValue(y string) (func(CurvePoint) float64, bool) {
-	switch y {
-	case YTokenError:
-		return func(p CurvePoint) float64 { return p.TokenError }, true
-	case YAccuracy:
-		return func(p CurvePoint) float64 { return 100 - p.TokenError }, true
-	case YSpanF1:
-		return func(p CurvePoint) float64 { return p.SpanF1 }, true
-	case YSegmentError:
-		return func(p CurvePoint) float64 { return p.SegmentError }, true
+	name, complement, ok := yMetric(y)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	return func(p CurvePoint) float64 {
+		if complement {
+			return 100 - p.Metrics[name]
+		}
+		return p.Metrics[name]
+	}, true
 }
 
 // curveSeries is one trainer's learning curve: at each time T[j], the mean
@@ -61,9 +60,16 @@ func buildCurveFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure
 	if !ok {
 		return nil, fmt.Errorf("report: figure %q: x %q cannot show y %q", f.Name, f.X, f.Y)
 	}
-	if f.Y == YSegmentError {
-		if err := requireSegmentError(runs, f); err != nil {
-			return nil, err
+	name, _, _ := yMetric(f.Y)
+	for _, r := range runs {
+		if !f.covers(r.Dataset) || r.Task != f.Task {
+			continue
+		}
+		for _, p := range r.Curve {
+			if _, ok := p.Metrics[name]; !ok {
+				return nil, fmt.Errorf("report: figure %q: y %q, but run %s has a checkpoint (iteration %d) without it "+
+					"(its task does not report it, or it was written before it was recorded)", f.Name, f.Y, r.Key, p.Iteration)
+			}
 		}
 	}
 	ss, err := curveSeriesOf(runs, f, value, trainers)

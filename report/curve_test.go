@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -26,16 +27,16 @@ func learningRuns(splits int, trainers ...string) []Run {
 			for j := range 4 + s {
 				r.Curve = append(r.Curve, CurvePoint{
 					Iteration: j + 1, CPUSeconds: float64(1+s) * base * math.Pow(2, float64(j)),
-					TokenError: 10 + 40/float64(j+1) + float64(s), SpanF1: 50 + 10*float64(j),
+					Metrics: map[string]float64{"token_error": 10 + 40/float64(j+1) + float64(s), "span_f1": 50 + 10*float64(j)},
 				})
 			}
 			last := r.Curve[len(r.Curve)-1]
-			r.TokenError, r.SpanF1, r.CPUSeconds = last.TokenError, last.SpanF1, last.CPUSeconds
+			r.Metrics, r.CPUSeconds = map[string]float64{"token_error": last.Metrics["token_error"], "span_f1": last.Metrics["span_f1"]}, last.CPUSeconds
 			runs = append(runs, r)
 		}
 	}
 	return append(runs, Run{Key: "conll", Dataset: "conll", Task: "sequence", Trainer: "crf",
-		Curve: []CurvePoint{{Iteration: 1, CPUSeconds: 1, TokenError: 99}}})
+		Curve: []CurvePoint{{Iteration: 1, CPUSeconds: 1, Metrics: map[string]float64{"token_error": 99}}}})
 }
 
 func learningFigure(y string, logX bool) FigureSpec {
@@ -49,11 +50,11 @@ func TestAlignCurves(t *testing.T) {
 	pts := func(tv ...float64) []CurvePoint {
 		var out []CurvePoint
 		for i := 0; i < len(tv); i += 2 {
-			out = append(out, CurvePoint{Iteration: i/2 + 1, CPUSeconds: tv[i], TokenError: tv[i+1]})
+			out = append(out, CurvePoint{Iteration: i/2 + 1, CPUSeconds: tv[i], Metrics: map[string]float64{"token_error": tv[i+1]}})
 		}
 		return out
 	}
-	tokenError := func(p CurvePoint) float64 { return p.TokenError }
+	tokenError := func(p CurvePoint) float64 { return p.Metrics["token_error"] }
 	for _, tc := range []struct {
 		name           string
 		curves         [][]CurvePoint
@@ -89,7 +90,7 @@ func TestCurveFigure(t *testing.T) {
 		y      string
 		logX   bool
 	}{
-		{"one split, F1, linear", 1, YSpanF1, false},
+		{"one split, F1, linear", 1, "span_f1", false},
 		{"three splits, accuracy, log", 3, YAccuracy, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,8 +126,8 @@ func TestCurveFigure(t *testing.T) {
 					t.Fatalf("%d points, want the %d checkpoints", len(crf.t), len(want))
 				}
 				for j, p := range want {
-					if crf.t[j] != p.CPUSeconds || crf.mean[j] != p.SpanF1 {
-						t.Errorf("point %d (%v, %v), want checkpoint (%v, %v)", j, crf.t[j], crf.mean[j], p.CPUSeconds, p.SpanF1)
+					if crf.t[j] != p.CPUSeconds || crf.mean[j] != p.Metrics["span_f1"] {
+						t.Errorf("point %d (%v, %v), want checkpoint (%v, %v)", j, crf.t[j], crf.mean[j], p.CPUSeconds, p.Metrics["span_f1"])
 					}
 				}
 			}
@@ -135,7 +136,7 @@ func TestCurveFigure(t *testing.T) {
 				t.Errorf("log x %v (min %v), want %v", isLog, fig.plot.X.Min, tc.logX)
 			}
 			texts, _ := drawn(t, fig)
-			for _, want := range []string{"crf", "mira", "perceptron", "ocr/sequence: " + map[string]string{YSpanF1: "span F1", YAccuracy: "accuracy"}[tc.y] + " against training time"} {
+			for _, want := range []string{"crf", "mira", "perceptron", "ocr/sequence: " + map[string]string{"span_f1": "span F1", YAccuracy: "accuracy"}[tc.y] + " against training time"} {
 				if !slices.ContainsFunc(texts, func(fs *recorder.FillString) bool { return fs.String == want }) {
 					t.Errorf("no text %q drawn", want)
 				}
@@ -166,15 +167,15 @@ func TestCurveFigureErrors(t *testing.T) {
 		f    FigureSpec
 		want string
 	}{
-		{"no curve", without, learningFigure(YTokenError, false), "has no learning curve"},
-		{"no CPU time", zero, learningFigure(YTokenError, true), "CPU time must be positive"},
-		{"two fractions", fractions, learningFigure(YTokenError, false), "one training fraction"},
-		{"duplicate split", dup, learningFigure(YTokenError, false), "are both crf split 0"},
-		{"no runs", learningRuns(1, "crf"), FigureSpec{Name: "c", Dataset: "cora", Task: "sequence", X: XCPUSeconds, Y: YSpanF1}, "no runs"},
+		{"no curve", without, learningFigure("token_error", false), "has no learning curve"},
+		{"no CPU time", zero, learningFigure("token_error", true), "CPU time must be positive"},
+		{"two fractions", fractions, learningFigure("token_error", false), "one training fraction"},
+		{"duplicate split", dup, learningFigure("token_error", false), "are both crf split 0"},
+		{"no runs", learningRuns(1, "crf"), FigureSpec{Name: "c", Dataset: "cora", Task: "sequence", X: XCPUSeconds, Y: "span_f1"}, "no runs"},
 		{"a time on y", learningRuns(1, "crf"), learningFigure(YCPUSeconds, false), "not a time"},
-		{"baseline", learningRuns(1, "crf"), FigureSpec{Name: "c", Dataset: "ocr", Task: "sequence", X: XCPUSeconds, Y: YSpanF1, Baseline: "crf"}, "no baseline"},
-		{"log x elsewhere", learningRuns(1, "crf"), FigureSpec{Name: "c", Dataset: "ocr", Task: "sequence", X: XTrainFraction, Y: YSpanF1, LogX: true}, "log_x is for x"},
-		{"segment error of a sequence task", learningRuns(1, "crf"), learningFigure(YSegmentError, false), "no segment error"},
+		{"baseline", learningRuns(1, "crf"), FigureSpec{Name: "c", Dataset: "ocr", Task: "sequence", X: XCPUSeconds, Y: "span_f1", Baseline: "crf"}, "no baseline"},
+		{"log x elsewhere", learningRuns(1, "crf"), FigureSpec{Name: "c", Dataset: "ocr", Task: "sequence", X: XTrainFraction, Y: "span_f1", LogX: true}, "log_x is for x"},
+		{"segment error of a sequence task", learningRuns(1, "crf"), learningFigure("segment_error", false), "a checkpoint (iteration 1) without it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := buildFigure(tc.runs, tc.f, nil)
@@ -214,7 +215,7 @@ func TestWriteAllCurveFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back) != len(runs)+1 || !slices.Equal(back[0].Curve, runs[0].Curve) || back[len(back)-1].Curve != nil {
+	if len(back) != len(runs)+1 || !reflect.DeepEqual(back[0].Curve, runs[0].Curve) || back[len(back)-1].Curve != nil {
 		t.Errorf("curves did not survive runs.jsonl: %v", back[0].Curve)
 	}
 }

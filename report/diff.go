@@ -16,11 +16,16 @@ var measuredFields = []string{"train_seconds", "cpu_seconds", "peak_mib", "versi
 // Diff compares two run records field by field as runs.jsonl stores them,
 // leaving out the times, memory and code version (of the run, of its
 // validation candidates and of its curve points) and the top-level fields
-// named in ignore. A field one record lacks equals an empty one.
+// named in ignore. A field one record lacks equals an empty one. A metric
+// the old record lacks (in the run, a candidate or a curve point) is one
+// the code added since, not a difference: records written before a task
+// declared it verify against a rerun that has it. Metrics are compared one
+// by one, as "metrics.NAME".
 // Each difference is "field: old, now new", or just the field's name for
 // the long ones (per-sentence outcomes, curves, the selection grid); none
 // means the runs agree in everything a rerun reproduces.
 func Diff(old, now Run, ignore ...string) ([]string, error) {
+	now = withoutNewMetrics(old, now)
 	a, err := comparedFields(old, ignore)
 	if err != nil {
 		return nil, err
@@ -45,6 +50,34 @@ func Diff(old, now Run, ignore ...string) ([]string, error) {
 		}
 	}
 	return diffs, nil
+}
+
+// withoutNewMetrics returns now without the metrics old lacks, in the run,
+// its candidates and its curve points (matched by position).
+func withoutNewMetrics(old, now Run) Run {
+	keep := func(o, n map[string]float64) map[string]float64 {
+		out := map[string]float64{}
+		for k, v := range n {
+			if _, ok := o[k]; ok {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	now.Metrics = keep(old.Metrics, now.Metrics)
+	now.Selection = slices.Clone(now.Selection)
+	for i := range now.Selection {
+		if i < len(old.Selection) {
+			now.Selection[i].Metrics = keep(old.Selection[i].Metrics, now.Selection[i].Metrics)
+		}
+	}
+	now.Curve = slices.Clone(now.Curve)
+	for i := range now.Curve {
+		if i < len(old.Curve) {
+			now.Curve[i].Metrics = keep(old.Curve[i].Metrics, now.Curve[i].Metrics)
+		}
+	}
+	return now
 }
 
 // orNone shows a field that one of two runs lacks.
@@ -77,6 +110,12 @@ func comparedFields(run Run, ignore []string) (map[string]any, error) {
 					dropMeasured(obj)
 				}
 			}
+		}
+	}
+	if ms, ok := m["metrics"].(map[string]any); ok {
+		delete(m, "metrics")
+		for k, v := range ms {
+			m["metrics."+k] = v
 		}
 	}
 	for f, v := range m {

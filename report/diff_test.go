@@ -9,9 +9,9 @@ func TestDiff(t *testing.T) {
 	base := func() Run {
 		return Run{
 			Key: "k1", Dataset: "cora", Task: "sequence", Trainer: "margin", Params: map[string]float64{"C": 0.1},
-			Selection:  []Candidate{{Params: map[string]float64{"C": 0.1}, TokenError: 7.5, TrainSeconds: 2}},
-			TokenError: 7.25, SpanF1: 80, TrainSeconds: 3, CPUSeconds: 2.5, PeakMiB: 40, Iterations: 12, Primal: 1.5, Version: "abc",
-			Curve: []CurvePoint{{Iteration: 5, CPUSeconds: 1, TokenError: 9}},
+			Selection: []Candidate{{Params: map[string]float64{"C": 0.1}, Metrics: map[string]float64{"token_error": 7.5}, TrainSeconds: 2}},
+			Metrics:   map[string]float64{"token_error": 7.25, "span_f1": 80}, TrainSeconds: 3, CPUSeconds: 2.5, PeakMiB: 40, Iterations: 12, Primal: 1.5, Version: "abc",
+			Curve: []CurvePoint{{Iteration: 5, CPUSeconds: 1, Metrics: map[string]float64{"token_error": 9}}},
 		}
 	}
 	for _, tc := range []struct {
@@ -26,12 +26,12 @@ func TestDiff(t *testing.T) {
 			r.Selection[0].TrainSeconds = 5
 			r.Curve[0].CPUSeconds = 4
 		}, nil, nil},
-		{"error", func(r *Run) { r.TokenError = 7.5 }, nil, []string{"token_error: 7.25, now 7.5"}},
+		{"error", func(r *Run) { r.Metrics["token_error"] = 7.5 }, nil, []string{"metrics.token_error: 7.25, now 7.5"}},
 		{"iterations and primal", func(r *Run) { r.Iterations, r.Primal = 13, 1.25 }, nil, []string{"iterations: 12, now 13", "primal: 1.5, now 1.25"}},
 		{"a field one run lacks", func(r *Run) { r.OracleCalls = 40 }, nil, []string{"oracle_calls: (none), now 40"}},
-		{"validation score", func(r *Run) { r.Selection[0].TokenError = 8 }, nil, []string{"selection"}},
-		{"validation ignored", func(r *Run) { r.Selection[0].TokenError = 8 }, []string{"selection"}, nil},
-		{"curve point", func(r *Run) { r.Curve[0].TokenError = 10 }, nil, []string{"curve"}},
+		{"validation score", func(r *Run) { r.Selection[0].Metrics["token_error"] = 8 }, nil, []string{"selection"}},
+		{"validation ignored", func(r *Run) { r.Selection[0].Metrics["token_error"] = 8 }, []string{"selection"}, nil},
+		{"curve point", func(r *Run) { r.Curve[0].Metrics["token_error"] = 10 }, nil, []string{"curve"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			now := base()
@@ -72,7 +72,7 @@ func TestDiffEdges(t *testing.T) {
 
 func TestDiffRuns(t *testing.T) {
 	run := func(key string, tokenError float64) Run {
-		return Run{Key: key, Dataset: "cora", Task: "sequence", Trainer: "margin", TokenError: tokenError, TrainSeconds: tokenError}
+		return Run{Key: key, Dataset: "cora", Task: "sequence", Trainer: "margin", Metrics: map[string]float64{"token_error": tokenError}, TrainSeconds: tokenError}
 	}
 	old := []Run{run("a", 1), run("b", 2), run("c", 3)}
 	now := []Run{run("d", 4), run("c", 3), run("b", 2.5)}

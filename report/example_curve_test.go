@@ -14,14 +14,14 @@ import (
 func ExampleFigure_learningCurves() {
 	runs := []report.Run{
 		{Dataset: "ocr", Task: "sequence", Trainer: "perceptron", Curve: []report.CurvePoint{
-			{Iteration: 1, CPUSeconds: 0.1, TokenError: 25},
-			{Iteration: 2, CPUSeconds: 0.2, TokenError: 21},
-			{Iteration: 3, CPUSeconds: 0.3, TokenError: 20},
+			{Iteration: 1, CPUSeconds: 0.1, Metrics: map[string]float64{"token_error": 25}},
+			{Iteration: 2, CPUSeconds: 0.2, Metrics: map[string]float64{"token_error": 21}},
+			{Iteration: 3, CPUSeconds: 0.3, Metrics: map[string]float64{"token_error": 20}},
 		}},
 		{Dataset: "ocr", Task: "sequence", Trainer: "crf", Curve: []report.CurvePoint{
-			{Iteration: 1, CPUSeconds: 0.5, TokenError: 60},
-			{Iteration: 10, CPUSeconds: 5, TokenError: 22},
-			{Iteration: 100, CPUSeconds: 40, TokenError: 16},
+			{Iteration: 1, CPUSeconds: 0.5, Metrics: map[string]float64{"token_error": 60}},
+			{Iteration: 10, CPUSeconds: 5, Metrics: map[string]float64{"token_error": 22}},
+			{Iteration: 100, CPUSeconds: 40, Metrics: map[string]float64{"token_error": 16}},
 		}},
 	}
 	f := report.FigureSpec{Name: "figure2", Dataset: "ocr", Task: "sequence", X: report.XCPUSeconds, Y: report.YAccuracy, LogX: true}

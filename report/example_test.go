@@ -26,7 +26,7 @@ func ExampleSummarize() {
 		for split, tok := range tokenError[trainer] {
 			runs = append(runs, report.Run{
 				Dataset: "cora", Task: "sequence", Trainer: trainer, Split: split,
-				TrainFraction: 0.25, TokenError: tok, SpanF1: spanF1[trainer][split],
+				TrainFraction: 0.25, Metrics: map[string]float64{"token_error": tok, "span_f1": spanF1[trainer][split]},
 				TrainSeconds: 4, Iterations: 30, Constraints: 150,
 			})
 		}
@@ -73,7 +73,7 @@ func ExampleComparePaper() {
 		for split, tok := range tokenError[trainer] {
 			runs = append(runs, report.Run{
 				Dataset: "cora", Task: "sequence", Trainer: trainer, Split: split,
-				TrainFraction: 0.25, TokenError: tok, SpanF1: spanF1[trainer][split],
+				TrainFraction: 0.25, Metrics: map[string]float64{"token_error": tok, "span_f1": spanF1[trainer][split]},
 			})
 		}
 	}
@@ -81,13 +81,12 @@ func ExampleComparePaper() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	percent := func(x float64) *float64 { return &x }
 	ref := report.PaperReference{
 		Source: "Sarawagi & Gupta (ICML 2008), Table 1",
 		Values: []report.PaperValue{
-			{Dataset: "cora", Task: "sequence", Trainer: "margin", TokenError: percent(12.3), SpanF1: percent(74.9)},
-			{Dataset: "cora", Task: "sequence", Trainer: "slack", TokenError: percent(10.6), SpanF1: percent(82.1)},
-			{Dataset: "cora", Task: "sequence", Trainer: "poslearn", TokenError: percent(9.45)},
+			{Dataset: "cora", Task: "sequence", Trainer: "margin", Metrics: map[string]float64{"token_error": 12.3, "span_f1": 74.9}},
+			{Dataset: "cora", Task: "sequence", Trainer: "slack", Metrics: map[string]float64{"token_error": 10.6, "span_f1": 82.1}},
+			{Dataset: "cora", Task: "sequence", Trainer: "poslearn", Metrics: map[string]float64{"token_error": 9.45}},
 		},
 	}
 	if err := ref.Validate(); err != nil {
@@ -142,8 +141,8 @@ func ExampleReadRuns() {
 // DiffRuns checks a regeneration against the committed runs: times may
 // differ, nothing else may.
 func ExampleDiffRuns() {
-	committed := []report.Run{{Key: "3f2a", Trainer: "margin", TokenError: 7.25, Iterations: 12, CPUSeconds: 2.5}}
-	regenerated := []report.Run{{Key: "3f2a", Trainer: "margin", TokenError: 7.25, Iterations: 13, CPUSeconds: 1.9}}
+	committed := []report.Run{{Key: "3f2a", Trainer: "margin", Metrics: map[string]float64{"token_error": 7.25}, Iterations: 12, CPUSeconds: 2.5}}
+	regenerated := []report.Run{{Key: "3f2a", Trainer: "margin", Metrics: map[string]float64{"token_error": 7.25}, Iterations: 13, CPUSeconds: 1.9}}
 	d, err := report.DiffRuns(committed, regenerated)
 	if err != nil {
 		panic(err)

@@ -17,8 +17,7 @@ func ExampleWriteAll() {
 				runs = append(runs, report.Run{
 					Dataset: "cora", Task: "sequence", Trainer: trainer,
 					Split: split, TrainFraction: fraction,
-					TokenError:   15 - 10*fraction - 2*float64(i) + 0.3*float64(split),
-					SpanF1:       70 + 20*fraction + 2*float64(i) - 0.3*float64(split),
+					Metrics:      map[string]float64{"token_error": 15 - 10*fraction - 2*float64(i) + 0.3*float64(split), "span_f1": 70 + 20*fraction + 2*float64(i) - 0.3*float64(split)},
 					TrainSeconds: 40 * fraction * float64(1+i),
 				})
 			}
@@ -28,7 +27,7 @@ func ExampleWriteAll() {
 		Trainers:    []string{"margin", "poslearn"},
 		Comparisons: []report.Comparison{{A: "poslearn", B: "margin"}},
 		Figures: []report.FigureSpec{
-			{Name: "figure1", Dataset: "cora", Task: "sequence", X: report.XTrainFraction, Y: report.YTokenError},
+			{Name: "figure1", Dataset: "cora", Task: "sequence", X: report.XTrainFraction, Y: "token_error"},
 			{Name: "figure2", Dataset: "cora", Task: "sequence", X: report.XTrainFraction, Y: report.YTrainSeconds},
 		},
 	}

@@ -21,7 +21,7 @@ func twoTaskRuns() []Run {
 
 func TestExpandFigures(t *testing.T) {
 	noTask := func(name, title string) FigureSpec {
-		return FigureSpec{Name: name, Dataset: "cora", X: XTrainFraction, Y: YTokenError, Title: title}
+		return FigureSpec{Name: name, Dataset: "cora", X: XTrainFraction, Y: "token_error", Title: title}
 	}
 	for _, tc := range []struct {
 		name  string
@@ -37,11 +37,11 @@ func TestExpandFigures(t *testing.T) {
 		{"one figure per task", twoTaskRuns(), []FigureSpec{noTask("figure1", "Error")},
 			[]string{"figure1-segmentation", "figure1-sequence"}, []string{"segmentation", "sequence"},
 			[]string{"Error (segmentation)", "Error (sequence)"}, ""},
-		{"a named task stays", twoTaskRuns(), []FigureSpec{curveFigure(YTokenError)},
+		{"a named task stays", twoTaskRuns(), []FigureSpec{curveFigure("token_error")},
 			[]string{"figure1"}, []string{"sequence"}, []string{""}, ""},
-		{"no runs: left for Figure to report", curveRuns(), []FigureSpec{{Name: "f", Dataset: "address", X: XTrainFraction, Y: YTokenError}},
+		{"no runs: left for Figure to report", curveRuns(), []FigureSpec{{Name: "f", Dataset: "address", X: XTrainFraction, Y: "token_error"}},
 			[]string{"f"}, []string{""}, []string{""}, ""},
-		{"collision", twoTaskRuns(), []FigureSpec{noTask("figure1", ""), {Name: "figure1-sequence", Dataset: "cora", Task: "sequence", X: XTrainFraction, Y: YSpanF1}},
+		{"collision", twoTaskRuns(), []FigureSpec{noTask("figure1", ""), {Name: "figure1-sequence", Dataset: "cora", Task: "sequence", X: XTrainFraction, Y: "span_f1"}},
 			nil, nil, nil, `two figures named "figure1-sequence"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,7 +69,7 @@ func TestExpandFigures(t *testing.T) {
 // Figure resolves a missing task when the dataset has one, and otherwise
 // says to name one.
 func TestFigureWithoutTask(t *testing.T) {
-	f := curveFigure(YTokenError)
+	f := curveFigure("token_error")
 	f.Task = ""
 	fig, err := buildFigure(curveRuns(), f, nil)
 	if err != nil {
@@ -87,7 +87,7 @@ func TestFigureWithoutTask(t *testing.T) {
 // shows each.
 func TestWriteAllFigurePerTask(t *testing.T) {
 	dir := t.TempDir()
-	spec := Spec{Figures: []FigureSpec{{Name: "figure1", Dataset: "cora", X: XTrainFraction, Y: YTokenError}}}
+	spec := Spec{Figures: []FigureSpec{{Name: "figure1", Dataset: "cora", X: XTrainFraction, Y: "token_error"}}}
 	if err := WriteAll(dir, twoTaskRuns(), spec); err != nil {
 		t.Fatal(err)
 	}

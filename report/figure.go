@@ -64,8 +64,8 @@ func Figure(runs []Run, f FigureSpec, trainers []string) (*plot.Plot, error) {
 // the spec gives gets " (TASK)" appended. Figures that name a task, and
 // figures of a dataset without runs (which [Figure] reports), are kept as
 // they are. Two resulting figures with one name are an error. A figure of
-// YSegmentError is drawn only for the tasks whose runs have a segment
-// error (segmentation), unless no task has one, when [Figure] says so.
+// a metric is drawn only for the tasks whose runs have it (the segment
+// error for segmentation), unless no task has it, when [Figure] says so.
 func ExpandFigures(runs []Run, figs []FigureSpec) ([]FigureSpec, error) {
 	var out []FigureSpec
 	for _, f := range figs {
@@ -97,16 +97,18 @@ func ExpandFigures(runs []Run, figs []FigureSpec) ([]FigureSpec, error) {
 }
 
 // figureTasks lists the tasks f can be drawn for: those with runs on its
-// dataset, and for YSegmentError those among them with a segment error
-// if there are any.
+// dataset, and for a metric those among them whose runs have it if there
+// are any.
 func figureTasks(runs []Run, f FigureSpec) []string {
 	tasks := datasetTasks(runs, f.Dataset)
-	if f.Y != YSegmentError {
+	name, _, ok := yMetric(f.Y)
+	if !ok {
 		return tasks
 	}
 	seg := slices.DeleteFunc(slices.Clone(tasks), func(task string) bool {
 		return !slices.ContainsFunc(runs, func(r Run) bool {
-			return r.Dataset == f.Dataset && r.Task == task && r.SegmentError > 0
+			_, has := r.Metrics[name]
+			return r.Dataset == f.Dataset && r.Task == task && has
 		})
 	})
 	if len(seg) == 0 {

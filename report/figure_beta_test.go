@@ -23,9 +23,9 @@ func betaRuns() []Run {
 	crf := []float64{20.3, 19.7, 19.8, 19.5}
 	for s, e := range crf {
 		runs = append(runs, Run{Key: fmt.Sprintf("crf-%d", s), Dataset: "ocr", Task: "sequence", Trainer: "crf",
-			Split: s, TokenError: e, SpanF1: 80 - e, TrainSeconds: 20})
+			Split: s, Metrics: map[string]float64{"token_error": e, "span_f1": 80 - e}, TrainSeconds: 20})
 		runs = append(runs, Run{Key: fmt.Sprintf("margin-%d", s), Dataset: "ocr", Task: "sequence", Trainer: "margin",
-			Params: map[string]float64{"C": 0.1}, Split: s, TokenError: e + 0.1, TrainSeconds: 60})
+			Params: map[string]float64{"C": 0.1}, Split: s, Metrics: map[string]float64{"token_error": e + 0.1}, TrainSeconds: 60})
 	}
 	// Listed with the largest β first, to check that points are sorted.
 	for _, beta := range []float64{100, 0.1, 10, 1} {
@@ -35,16 +35,16 @@ func betaRuns() []Run {
 				Key: fmt.Sprintf("em-%g-%d", beta, s), Dataset: "ocr", Task: "sequence",
 				Trainer: fmt.Sprintf("em-beta%g", beta), Method: "entropy-margin",
 				Params: map[string]float64{"C": 1, "beta": beta, "loss_scale": 1},
-				Split:  s, TokenError: e + shift, SpanF1: 80 - e - shift, TrainSeconds: 20 * beta,
+				Split:  s, Metrics: map[string]float64{"token_error": e + shift, "span_f1": 80 - e - shift}, TrainSeconds: 20 * beta,
 			})
 		}
 	}
 	return append(runs, Run{Key: "cora", Dataset: "cora", Task: "sequence", Trainer: "em", Method: "entropy-margin",
-		Params: map[string]float64{"beta": 5}, TokenError: 99})
+		Params: map[string]float64{"beta": 5}, Metrics: map[string]float64{"token_error": 99}})
 }
 
 func betaFigure() FigureSpec {
-	return FigureSpec{Name: "figure4", Dataset: "ocr", Task: "sequence", X: XBeta, Y: YTokenError, Baseline: "crf"}
+	return FigureSpec{Name: "figure4", Dataset: "ocr", Task: "sequence", X: XBeta, Y: "token_error", Baseline: "crf"}
 }
 
 func TestBetaFigureSeries(t *testing.T) {
@@ -64,14 +64,14 @@ func TestBetaFigureSeries(t *testing.T) {
 	crf := map[int]float64{}
 	for _, r := range runs {
 		if r.Dataset == "ocr" && r.Trainer == "crf" {
-			crf[r.Split] = r.TokenError
+			crf[r.Split] = r.Metrics["token_error"]
 		}
 	}
 	for i, x := range wantX {
 		var diffs []float64
 		for _, r := range runs {
 			if r.Dataset == "ocr" && r.Method == "entropy-margin" && r.Params["beta"] == x {
-				diffs = append(diffs, r.TokenError-crf[r.Split])
+				diffs = append(diffs, r.Metrics["token_error"]-crf[r.Split])
 			}
 		}
 		mean, std := naiveMeanStd(diffs)
@@ -97,7 +97,7 @@ func TestBetaFigureSeries(t *testing.T) {
 
 func TestBaselineOnTrainFractionFigure(t *testing.T) {
 	runs := curveRuns()
-	f := curveFigure(YTokenError)
+	f := curveFigure("token_error")
 	f.Baseline = "margin"
 	fig, err := buildFigure(runs, f, curveTrainers())
 	if err != nil {
@@ -116,9 +116,9 @@ func TestBaselineOnTrainFractionFigure(t *testing.T) {
 			if r.Dataset == "cora" && r.TrainFraction == 0.1 && r.Split == s {
 				switch r.Trainer {
 				case "margin":
-					m = r.TokenError
+					m = r.Metrics["token_error"]
 				case "slack":
-					sl = r.TokenError
+					sl = r.Metrics["token_error"]
 				}
 			}
 		}
@@ -140,19 +140,19 @@ func TestBetaFigureErrors(t *testing.T) {
 		{"unknown baseline", func(r []Run, f *FigureSpec) []Run { f.Baseline = "svm"; return r }, `baseline "svm" has no runs`},
 		{"missing baseline split", func(r []Run, f *FigureSpec) []Run {
 			return append(r, Run{Key: "extra", Dataset: "ocr", Task: "sequence", Trainer: "em-beta1", Method: "entropy-margin",
-				Params: map[string]float64{"beta": 1}, Split: 7})
+				Params: map[string]float64{"beta": 1}, Split: 7, Metrics: map[string]float64{"token_error": 20}})
 		}, "split 7 (train 0) has no crf run"},
 		{"two fractions", func(r []Run, f *FigureSpec) []Run {
 			return append(r, Run{Key: "extra", Dataset: "ocr", Task: "sequence", Trainer: "em-beta1", Method: "entropy-margin",
-				Params: map[string]float64{"beta": 1}, TrainFraction: 0.5})
+				Params: map[string]float64{"beta": 1}, TrainFraction: 0.5, Metrics: map[string]float64{"token_error": 20}})
 		}, "one training fraction"},
 		{"duplicate beta", func(r []Run, f *FigureSpec) []Run {
 			return append(r, Run{Key: "extra", Dataset: "ocr", Task: "sequence", Trainer: "other", Method: "entropy-margin",
-				Params: map[string]float64{"beta": 10}, Split: 1})
+				Params: map[string]float64{"beta": 10}, Split: 1, Metrics: map[string]float64{"token_error": 20}})
 		}, "are both ocr/sequence entropy-margin at beta 10, split 1"},
 		{"non-positive beta", func(r []Run, f *FigureSpec) []Run {
 			return append(r, Run{Key: "extra", Dataset: "ocr", Task: "sequence", Trainer: "zero", Method: "z",
-				Params: map[string]float64{"beta": 0}, Split: 1})
+				Params: map[string]float64{"beta": 0}, Split: 1, Metrics: map[string]float64{"token_error": 20}})
 		}, "not positive"},
 	}
 	for _, tc := range tests {

@@ -17,7 +17,7 @@ func ablationRuns() []Run {
 		for _, tr := range []string{"poslearn", "margin"} {
 			for s, e := range errs[d][tr] {
 				runs = append(runs, Run{Key: d + tr + string(rune('0'+s)), Dataset: d, Task: "sequence", Trainer: tr,
-					Split: s, TrainFraction: 0.25, TokenError: e, SpanF1: 100 - 2*e, TrainSeconds: 1})
+					Split: s, TrainFraction: 0.25, Metrics: map[string]float64{"token_error": e, "span_f1": 100 - 2*e}, TrainSeconds: 1})
 			}
 		}
 	}
@@ -26,7 +26,7 @@ func ablationRuns() []Run {
 
 func TestFigureAgainstDatasets(t *testing.T) {
 	f := FigureSpec{Name: "gaps", Dataset: "cora-token", Datasets: []string{"cora-token", "cora-all"}, Task: "sequence",
-		X: XDataset, Y: YTokenError, Baseline: "margin"}
+		X: XDataset, Y: "token_error", Baseline: "margin"}
 	b, err := buildFigure(ablationRuns(), f, []string{"margin", "poslearn"})
 	if err != nil {
 		t.Fatal(err)
@@ -50,10 +50,10 @@ func TestFigureAgainstDatasets(t *testing.T) {
 		t.Errorf("rendering: %v", err)
 	}
 	for name, bad := range map[string]FigureSpec{
-		"one dataset":        {Name: "g", Dataset: "cora-all", Datasets: []string{"cora-all"}, X: XDataset, Y: YTokenError},
-		"first not dataset":  {Name: "g", Dataset: "cora-all", Datasets: []string{"cora-token", "cora-all"}, X: XDataset, Y: YTokenError},
-		"datasets without x": {Name: "g", Dataset: "cora-token", Datasets: []string{"cora-token", "cora-all"}, Y: YTokenError, X: XTrainFraction},
-		"twice":              {Name: "g", Dataset: "cora-all", Datasets: []string{"cora-all", "cora-all"}, X: XDataset, Y: YTokenError},
+		"one dataset":        {Name: "g", Dataset: "cora-all", Datasets: []string{"cora-all"}, X: XDataset, Y: "token_error"},
+		"first not dataset":  {Name: "g", Dataset: "cora-all", Datasets: []string{"cora-token", "cora-all"}, X: XDataset, Y: "token_error"},
+		"datasets without x": {Name: "g", Dataset: "cora-token", Datasets: []string{"cora-token", "cora-all"}, Y: "token_error", X: XTrainFraction},
+		"twice":              {Name: "g", Dataset: "cora-all", Datasets: []string{"cora-all", "cora-all"}, X: XDataset, Y: "token_error"},
 	} {
 		if bad.Validate() == nil {
 			t.Errorf("%s: accepted", name)

@@ -40,8 +40,7 @@ func curveRuns() []Run {
 					Trainer:       tr,
 					Split:         s,
 					TrainFraction: fr,
-					TokenError:    20 - 20*fr - 2*float64(ti) + noise,
-					SpanF1:        60 + 30*fr + float64(ti) - noise,
+					Metrics:       map[string]float64{"token_error": 20 - 20*fr - 2*float64(ti) + noise, "span_f1": 60 + 30*fr + float64(ti) - noise},
 					TrainSeconds:  (1+float64(ti))*10*fr + 0.1*float64(s),
 					Iterations:    10 + s,
 					Constraints:   50 + 10*s,
@@ -51,7 +50,7 @@ func curveRuns() []Run {
 		}
 	}
 	return append(runs, Run{Key: "conll", Dataset: "conll", Task: "sequence", Trainer: "margin",
-		TrainFraction: 0.25, TokenError: 99, SpanF1: 1, TrainSeconds: 99})
+		TrainFraction: 0.25, Metrics: map[string]float64{"token_error": 99, "span_f1": 1}, TrainSeconds: 99})
 }
 
 // curveFigure is a valid figure of curveRuns.
@@ -83,8 +82,8 @@ func TestFigureSeries(t *testing.T) {
 		value func(Run) float64
 		label string
 	}{
-		{YTokenError, func(r Run) float64 { return r.TokenError }, "token error (%)"},
-		{YSpanF1, func(r Run) float64 { return r.SpanF1 }, "span F1 (%)"},
+		{"token_error", func(r Run) float64 { return r.Metrics["token_error"] }, "token error (%)"},
+		{"span_f1", func(r Run) float64 { return r.Metrics["span_f1"] }, "span F1 (%)"},
 		{YTrainSeconds, func(r Run) float64 { return r.TrainSeconds }, "training time (s)"},
 	} {
 		t.Run(tc.y, func(t *testing.T) {
@@ -157,7 +156,7 @@ func drawn(t *testing.T, fig *builtFigure) (texts []*recorder.FillString, dataAr
 }
 
 func TestFigureLegend(t *testing.T) {
-	fig, err := buildFigure(curveRuns(), curveFigure(YTokenError), curveTrainers())
+	fig, err := buildFigure(curveRuns(), curveFigure("token_error"), curveTrainers())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +208,7 @@ func TestFigureTrainerOrder(t *testing.T) {
 		}
 		runs = append(runs, r)
 	}
-	fig, err := buildFigure(runs, curveFigure(YTokenError), []string{"poslearn", "slack", "margin"})
+	fig, err := buildFigure(runs, curveFigure("token_error"), []string{"poslearn", "slack", "margin"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +228,7 @@ func TestFigureSingleFraction(t *testing.T) {
 			runs = append(runs, r)
 		}
 	}
-	fig, err := buildFigure(runs, curveFigure(YTokenError), nil)
+	fig, err := buildFigure(runs, curveFigure("token_error"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,10 +262,10 @@ func TestFigureErrors(t *testing.T) {
 		f    FigureSpec
 		want string
 	}{
-		{"no runs", runs, FigureSpec{Name: "f", Dataset: "address", Task: "sequence", X: XTrainFraction, Y: YTokenError}, "no runs for address/sequence"},
-		{"duplicate split", dup, curveFigure(YTokenError), `runs "margin-0.5-0" and "again"`},
+		{"no runs", runs, FigureSpec{Name: "f", Dataset: "address", Task: "sequence", X: XTrainFraction, Y: "token_error"}, "no runs for address/sequence"},
+		{"duplicate split", dup, curveFigure("token_error"), `runs "margin-0.5-0" and "again"`},
 		{"NaN", nan, curveFigure(YTrainSeconds), "non-finite"},
-		{"NaN not plotted", nan, curveFigure(YTokenError), ""},
+		{"NaN not plotted", nan, curveFigure("token_error"), ""},
 		{"bad y", runs, FigureSpec{Name: "f", Dataset: "cora", Task: "sequence", X: XTrainFraction, Y: "recall"}, `unknown y "recall"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -285,7 +284,7 @@ func TestFigureErrors(t *testing.T) {
 }
 
 func TestSaveFigure(t *testing.T) {
-	p, err := Figure(curveRuns(), curveFigure(YTokenError), curveTrainers())
+	p, err := Figure(curveRuns(), curveFigure("token_error"), curveTrainers())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,7 +440,7 @@ func TestFigureDodge(t *testing.T) {
 		}
 	}
 	t.Run("train fraction", func(t *testing.T) {
-		fig, err := buildFigure(curveRuns(), curveFigure(YTokenError), curveTrainers())
+		fig, err := buildFigure(curveRuns(), curveFigure("token_error"), curveTrainers())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -460,7 +459,7 @@ func TestFigureDodge(t *testing.T) {
 				runs = append(runs, r)
 			}
 		}
-		fig, err := buildFigure(runs, curveFigure(YTokenError), curveTrainers())
+		fig, err := buildFigure(runs, curveFigure("token_error"), curveTrainers())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -486,7 +485,7 @@ func TestFigureDodge(t *testing.T) {
 // The time axis starts at zero, so that times read as ratios; error axes
 // keep their data range.
 func TestFigureTimeAxisFromZero(t *testing.T) {
-	for _, y := range []string{YTrainSeconds, YTokenError} {
+	for _, y := range []string{YTrainSeconds, "token_error"} {
 		runs := curveRuns()
 		for i := range runs {
 			runs[i].TrainSeconds += 100 // far from zero
@@ -515,7 +514,7 @@ func TestFigureBarsNote(t *testing.T) {
 		{"two or three", fewer, "±1 std, 2–3 splits"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fig, err := buildFigure(tc.runs, curveFigure(YTokenError), curveTrainers())
+			fig, err := buildFigure(tc.runs, curveFigure("token_error"), curveTrainers())
 			if err != nil {
 				t.Fatal(err)
 			}

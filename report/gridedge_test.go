@@ -26,7 +26,7 @@ func edgeRuns() []Run {
 	add := func(trainer string, split int, chosen float64, sel []Candidate) {
 		runs = append(runs, Run{
 			Key: trainer + string(rune('0'+split)), Dataset: "cora", Task: "sequence", Trainer: trainer,
-			Split: split, TrainFraction: 0.5, TokenError: 10, SpanF1: 80,
+			Split: split, TrainFraction: 0.5, Metrics: map[string]float64{"token_error": 10, "span_f1": 80},
 			Params: map[string]float64{"C": chosen, "beta": 1}, Selection: sel,
 		})
 	}

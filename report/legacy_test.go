@@ -20,7 +20,7 @@ func legacyRuns() []Run {
 			runs = append(runs, Run{
 				Key: "seg-" + tr + "-" + string(rune('0'+s)), Dataset: "cora", Task: "segmentation", Trainer: tr,
 				Params: map[string]float64{"C": 1}, Split: s, TrainFraction: 0.25, TrainSize: 125, TestSize: 375,
-				TokenError: 6.5 + 0.1*float64(i) + 0.2*float64(s%2) + 0.03*float64(i*s*s), SpanF1: 88.5 - 0.3*float64(i) + 0.1*float64(s) - 0.05*float64(i*s),
+				Metrics:      map[string]float64{"token_error": 6.5 + 0.1*float64(i) + 0.2*float64(s%2) + 0.03*float64(i*s*s), "span_f1": 88.5 - 0.3*float64(i) + 0.1*float64(s) - 0.05*float64(i*s)},
 				TrainSeconds: 5, Iterations: 30, Constraints: 300, Version: "abc123",
 			})
 		}
@@ -34,9 +34,9 @@ func legacySpec() Spec {
 	opt := fixtureOptions()
 	paper := fixturePaper()
 	paper.Values = append(paper.Values,
-		PaperValue{Dataset: "cora", Task: "segmentation", Trainer: "margin", TokenError: ptr(17.7), SpanF1: ptr(81.8)})
+		PaperValue{Dataset: "cora", Task: "segmentation", Trainer: "margin", Metrics: map[string]float64{"token_error": 17.7, "span_f1": 81.8}})
 	return Spec{Title: "legacy", Trainers: opt.Trainers, Comparisons: opt.Comparisons,
-		TokenOnlyTasks: opt.TokenOnlyTasks, Paper: &paper}
+		Paper: &paper}
 }
 
 // checkGolden compares the files WriteAll wrote into dir with those under

@@ -1,15 +1,20 @@
 package report
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/maxmargin/repro/metrics"
 	"github.com/olekukonko/tablewriter/renderer"
 )
 
@@ -27,27 +32,106 @@ type PaperReference struct {
 }
 
 // PaperValue is one published result: the metrics a paper reports for one
-// trainer on one dataset and task. A nil metric is one the paper does not
-// report, which is not the same as a reported 0. Each is compared with
-// ours of the same quantity only: a paper's segment error with our
-// segment error ([Run.SegmentError]), never with our token error.
+// trainer on one dataset and task. A metric missing from Metrics is one
+// the paper does not report, which is not the same as a reported 0. Each
+// is compared with ours of the same metric only: a paper's segment error
+// with our segment error, never with our token error.
+//
+// In JSON (report.json) the metrics sit beside dataset, task and trainer
+// under their names, e.g. {"dataset": "cora", "task": "sequence",
+// "trainer": "margin", "token_error": 12.3, "span_f1": 74.9}; names from
+// before metrics were data are read as the task names them
+// (metrics.TaskMetrics.Legacy: parsing's token_error is its attachment
+// error).
 type PaperValue struct {
-	Dataset    string   `json:"dataset"`
-	Task       string   `json:"task"`
-	Trainer    string   `json:"trainer"`               // a column of the Table: a trainer name or a config's label
-	TokenError *float64 `json:"token_error,omitempty"` // percent
-	SpanF1     *float64 `json:"span_f1,omitempty"`     // percent
-	// SegmentError is Sarawagi & Gupta's section 4.3.2 segmentation error,
-	// percent, which their Table 1 reports as the segmentation task's
-	// "test error".
-	SegmentError *float64 `json:"segment_error,omitempty"`
+	Dataset string
+	Task    string
+	Trainer string // a column of the Table: a trainer name or a config's label
+	Metrics map[string]float64
+}
+
+// MarshalJSON writes v as one flat object.
+func (v PaperValue) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	field := func(k string, x any) error {
+		kb, _ := json.Marshal(k)
+		xb, err := json.Marshal(x)
+		if err != nil {
+			return err
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(xb)
+		return nil
+	}
+	for _, kv := range []struct{ k, v string }{{"dataset", v.Dataset}, {"task", v.Task}, {"trainer", v.Trainer}} {
+		if err := field(kv.k, kv.v); err != nil {
+			return nil, err
+		}
+	}
+	// Table order of the task, then any others by name, as the fields
+	// were written before metrics were data.
+	names := slices.Collect(maps.Keys(v.Metrics))
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(metrics.Rank(a), metrics.Rank(b)) })
+	for _, m := range names {
+		if err := field(m, v.Metrics[m]); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads a flat object: dataset, task, trainer and metrics
+// by name. An unknown name is an error.
+func (v *PaperValue) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*v = PaperValue{}
+	for k, dst := range map[string]*string{"dataset": &v.Dataset, "task": &v.Task, "trainer": &v.Trainer} {
+		if x, ok := raw[k]; ok {
+			if err := json.Unmarshal(x, dst); err != nil {
+				return fmt.Errorf("paper value %s: %w", k, err)
+			}
+			delete(raw, k)
+		}
+	}
+	legacy := metrics.ForTask(v.Task).Legacy
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		name := k
+		if now, ok := legacy[k]; ok {
+			if now == "" {
+				return fmt.Errorf("paper value: task %q has no %s", v.Task, k)
+			}
+			name = now
+		}
+		if _, ok := metrics.Lookup(name); !ok {
+			return fmt.Errorf("paper value: unknown field %q (metrics: %s)", k, strings.Join(metrics.Names(), ", "))
+		}
+		var x float64
+		if err := json.Unmarshal(raw[k], &x); err != nil {
+			return fmt.Errorf("paper value %s: %w", k, err)
+		}
+		if v.Metrics == nil {
+			v.Metrics = map[string]float64{}
+		}
+		v.Metrics[name] = x
+	}
+	return nil
 }
 
 // Validate checks that p names its source and that every value names a
-// dataset, task and trainer, reports at least one metric in [0, 100] and
-// is the only value for its (dataset, task, trainer). Whether we have runs
-// for a value is not checked: a value without runs is shown as "-", which
-// is how a report says what has not been reproduced yet.
+// dataset, task and trainer, reports at least one metric its task
+// declares (metrics.ForTask), each in [0, 100] if a percentage, and is the
+// only value for its (dataset, task, trainer). Whether we have runs for a
+// value is not checked: a value without runs is shown as "-", which is how
+// a report says what has not been reproduced yet.
 func (p PaperReference) Validate() error {
 	if strings.TrimSpace(p.Source) == "" {
 		return errors.New("report: paper: empty source; name the paper and table the values come from")
@@ -59,15 +143,20 @@ func (p PaperReference) Validate() error {
 		if v.Dataset == "" || v.Task == "" || v.Trainer == "" {
 			return fmt.Errorf("report: paper: value %d: dataset, task and trainer must be set", i)
 		}
-		if v.TokenError == nil && v.SpanF1 == nil && v.SegmentError == nil {
-			return fmt.Errorf("report: paper: %s: no token_error, segment_error or span_f1", v.name())
+		declared := metrics.ForTask(v.Task).Metrics
+		if len(v.Metrics) == 0 {
+			return fmt.Errorf("report: paper: %s: no metric (task %s has %s)", v.name(), v.Task, strings.Join(declared, ", "))
 		}
-		for _, m := range []struct {
-			name string
-			x    *float64
-		}{{"token_error", v.TokenError}, {"segment_error", v.SegmentError}, {"span_f1", v.SpanF1}} {
-			if m.x != nil && !(*m.x >= 0 && *m.x <= 100) {
-				return fmt.Errorf("report: paper: %s: %s %v is not a percentage in [0, 100]", v.name(), m.name, *m.x)
+		for _, m := range slices.Sorted(maps.Keys(v.Metrics)) {
+			x := v.Metrics[m]
+			d, ok := metrics.Lookup(m)
+			switch {
+			case !ok || !slices.Contains(declared, m):
+				return fmt.Errorf("report: paper: %s: %s given for task %q, which reports %s", v.name(), m, v.Task, strings.Join(declared, ", "))
+			case d.Unit == "%" && !(x >= 0 && x <= 100):
+				return fmt.Errorf("report: paper: %s: %s %v is not a percentage in [0, 100]", v.name(), m, x)
+			case math.IsNaN(x) || math.IsInf(x, 0):
+				return fmt.Errorf("report: paper: %s: %s %v is not finite", v.name(), m, x)
 			}
 		}
 		for _, w := range p.Values[:i] {
@@ -86,13 +175,11 @@ func (v PaperValue) name() string {
 
 // metric returns the paper's value of m, or nil.
 func (v PaperValue) metric(m Metric) *float64 {
-	switch m {
-	case SpanF1:
-		return v.SpanF1
-	case SegmentError:
-		return v.SegmentError
+	x, ok := v.Metrics[m]
+	if !ok {
+		return nil
 	}
-	return v.TokenError
+	return &x
 }
 
 // PaperRow sets one published value beside our cell for the same dataset,
@@ -103,31 +190,24 @@ type PaperRow struct {
 	// several fractions, a paper value gets one row per fraction with runs,
 	// since the config, not the paper, decides the training sizes.
 	TrainFraction float64
-	TokenOnly     bool // our row has no span F1 (see [Options.TokenOnlyTasks])
-	Segment       bool // our row has segment errors (see [Row.Segment])
+	// Metrics are our row's metrics (Row.Metrics); nil when we have no
+	// row for the value's dataset and task.
+	Metrics []string
 	// Ours is our cell of the [Table], with the same means and standard
 	// deviations over splits as the main table; Ours.N is 0 when we have
 	// no runs for this dataset, task and trainer.
 	Ours Cell
+	// lineOne are the metrics of our row's first line.
+	lineOne []string
 }
 
 // oursStat returns our mean and standard deviation of m, and false when
-// we have no runs, or, for span F1, the row has no spans, or, for the
-// segment error, our runs do not have it.
+// we have no runs or our row does not have m.
 func (r PaperRow) oursStat(m Metric) (Stat, bool) {
-	switch {
-	case r.Ours.N == 0:
+	if r.Ours.N == 0 || !slices.Contains(r.Metrics, m) {
 		return Stat{}, false
-	case m == SpanF1 && r.TokenOnly:
-		return Stat{}, false
-	case m == SpanF1:
-		return r.Ours.SpanF1, true
-	case m == SegmentError && !r.Segment:
-		return Stat{}, false
-	case m == SegmentError:
-		return r.Ours.SegmentError, true
 	}
-	return r.Ours.TokenError, true
+	return r.Ours.Stats[m], true
 }
 
 // Diff returns our mean of m minus the paper's value, in percentage
@@ -147,9 +227,10 @@ func (r PaperRow) Diff(m Metric) (float64, bool) {
 type PaperTable struct {
 	Source, Note string
 	ShowFraction bool // our runs have several train fractions
-	// Segment is set when some paper value reports a segment error: the
-	// renderings then have segment error columns.
-	Segment bool
+	// Metrics are the metrics with columns: those the paper reports and
+	// those on the first line of our rows, errors first, each group in
+	// registry order.
+	Metrics []Metric
 	Rows    []PaperRow
 }
 
@@ -162,8 +243,11 @@ type PaperTable struct {
 // not validate ref (see [PaperReference.Validate]).
 func ComparePaper(t *Table, ref PaperReference) *PaperTable {
 	pt := &PaperTable{Source: ref.Source, Note: ref.Note, ShowFraction: t.ShowFraction}
+	var cols []string
 	for _, v := range ref.Values {
-		pt.Segment = pt.Segment || v.SegmentError != nil
+		for m := range v.Metrics {
+			cols = appendNew(cols, m)
+		}
 		col := slices.Index(t.Trainers, v.Trainer)
 		missing := PaperRow{Paper: v, Ours: Cell{Trainer: v.Trainer, Text: "-"}}
 		found := false
@@ -171,12 +255,15 @@ func ComparePaper(t *Table, ref PaperReference) *PaperTable {
 			if row.Dataset != v.Dataset || row.Task != v.Task {
 				continue
 			}
-			missing.TokenOnly = row.TokenOnly
+			missing.Metrics = row.Metrics
+			for _, m := range row.Lines[0] {
+				cols = appendNew(cols, m)
+			}
 			if col < 0 || row.Cells[col].N == 0 {
 				continue
 			}
 			pt.Rows = append(pt.Rows, PaperRow{
-				Paper: v, TrainFraction: row.TrainFraction, TokenOnly: row.TokenOnly, Segment: row.Segment, Ours: row.Cells[col],
+				Paper: v, TrainFraction: row.TrainFraction, Metrics: row.Metrics, Ours: row.Cells[col], lineOne: row.Lines[0],
 			})
 			found = true
 		}
@@ -184,35 +271,60 @@ func ComparePaper(t *Table, ref PaperReference) *PaperTable {
 			pt.Rows = append(pt.Rows, missing)
 		}
 	}
+	slices.SortStableFunc(cols, func(a, b string) int { return cmp.Compare(metrics.Rank(a), metrics.Rank(b)) })
+	pt.Metrics = errorsFirst(cols)
 	return pt
 }
 
 const paperTitle = "Against the paper:"
 
-const paperLegend = "error: token error (%); F1: span F1 (%); ours: mean±std over n splits; " +
-	"diff: ours - paper in percentage points; -: not reported by the paper, or no runs of ours."
-
-// paperSegmentLegend is paperLegend for a comparison with segment error
-// columns.
-const paperSegmentLegend = "error: token error (%); seg-err: segment error (%), section 4.3.2 of Sarawagi & Gupta; " +
-	"F1: span F1 (%); ours: mean±std over n splits; diff: ours - paper in percentage points, each quantity against the same quantity; " +
-	"-: not reported by the paper, or no runs of ours (or, for seg-err, runs without a segment error)."
-
-// legend explains the columns of p.
+// legend explains the columns of p: each metric's short name, then ours
+// and the difference. When some row with runs lacks a metric that has a
+// column (a segment error beside sequence rows), it says that each
+// quantity is compared with the same one, and why ours may be "-".
 func (p *PaperTable) legend() string {
-	if p.Segment {
-		return paperSegmentLegend
+	var parts, lacking []string
+	allPercent := true
+	for _, m := range p.Metrics {
+		d, _ := metrics.Lookup(m)
+		s := d.Short + ": " + label(m, true)
+		if d.Source != "" {
+			s += ", " + d.Source
+		}
+		parts = append(parts, s)
+		allPercent = allPercent && d.Unit == "%"
+		for _, r := range p.Rows {
+			if r.Ours.N > 0 && !slices.Contains(r.Metrics, m) {
+				lacking = append(lacking, "for "+d.Short+", runs without "+article(d.Label)+" "+d.Label)
+				break
+			}
+		}
 	}
-	return paperLegend
+	points := "percentage points"
+	if !allPercent {
+		points = "the metric's units"
+	}
+	s := strings.Join(parts, "; ") + "; ours: mean±std over n splits; diff: ours - paper in " + points
+	if len(lacking) > 0 {
+		s += ", each quantity against the same quantity"
+	}
+	s += "; -: not reported by the paper, or no runs of ours"
+	if len(lacking) > 0 {
+		s += " (or, " + strings.Join(lacking, "; ") + ")"
+	}
+	return s + "."
+}
+
+// article is the indefinite article of a noun phrase.
+func article(s string) string {
+	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // metrics are the quantities p has columns for, in column order.
-func (p *PaperTable) metrics() []Metric {
-	if p.Segment {
-		return []Metric{TokenError, SegmentError, SpanF1}
-	}
-	return []Metric{TokenError, SpanF1}
-}
+func (p *PaperTable) metrics() []Metric { return p.Metrics }
 
 // keyHeader is the header of the columns that identify a row.
 func (p *PaperTable) keyHeader() []string {
@@ -225,11 +337,11 @@ func (p *PaperTable) keyHeader() []string {
 // grid is the comparison as strings, esc applied to every cell; the first
 // len(p.keyHeader()) columns identify the row.
 func (p *PaperTable) grid(esc func(string) string) (head []string, body [][]string) {
-	head = append(p.keyHeader(), "n", "error (ours)", "error (paper)", "error diff")
-	if p.Segment {
-		head = append(head, "seg-err (ours)", "seg-err (paper)", "seg-err diff")
+	head = append(p.keyHeader(), "n")
+	for _, m := range p.Metrics {
+		d, _ := metrics.Lookup(m)
+		head = append(head, d.Short+" (ours)", d.Short+" (paper)", d.Short+" diff")
 	}
-	head = append(head, "F1 (ours)", "F1 (paper)", "F1 diff")
 	for i := range head {
 		head[i] = esc(head[i])
 	}
@@ -331,29 +443,24 @@ func (p *PaperTable) WriteMarkdown(w io.Writer) error {
 	return ew.err
 }
 
-// paperCSVHeader is the header row written by [PaperTable.WriteCSV],
-// with segment error columns if segment.
-func paperCSVHeader(segment bool) []string {
-	h := []string{
-		"dataset", "task", "train_fraction", "trainer", "n",
-		"token_error_mean", "token_error_std", "token_error_paper", "token_error_diff",
+// paperCSVHeader is the header row written by [PaperTable.WriteCSV].
+func paperCSVHeader(names []Metric) []string {
+	h := []string{"dataset", "task", "train_fraction", "trainer", "n"}
+	for _, m := range names {
+		h = append(h, m+"_mean", m+"_std", m+"_paper", m+"_diff")
 	}
-	if segment {
-		h = append(h, "segment_error_mean", "segment_error_std", "segment_error_paper", "segment_error_diff")
-	}
-	return append(h, "span_f1_mean", "span_f1_std", "span_f1_paper", "span_f1_diff")
+	return h
 }
 
 // WriteCSV writes one record per row with the raw numbers at full
-// precision: dataset, task, train_fraction, trainer, n, then for token
-// error, segment error (only when some paper value reports one,
-// [PaperTable.Segment]) and span F1 our mean and standard deviation, the
-// paper's value and ours minus the paper's. Fields are empty where the text shows "-": a
+// precision: dataset, task, train_fraction, trainer, n, then for each
+// metric with columns ([PaperTable.Metrics]) our mean and standard
+// deviation, the paper's value and ours minus the paper's. Fields are empty where the text shows "-": a
 // metric the paper does not report, and ours (with train_fraction) when we
 // have no runs.
 func (p *PaperTable) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(paperCSVHeader(p.Segment)); err != nil {
+	if err := cw.Write(paperCSVHeader(p.Metrics)); err != nil {
 		return fmt.Errorf("report: writing CSV: %w", err)
 	}
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -25,13 +25,13 @@ func fixturePaper() PaperReference {
 		Source: "Sarawagi & Gupta (ICML 2008), Table 1",
 		Note:   "read off the <table> by hand",
 		Values: []PaperValue{
-			{Dataset: "cora", Task: "sequence", Trainer: "margin", TokenError: ptr(12.3), SpanF1: ptr(74.9)},
-			{Dataset: "cora", Task: "sequence", Trainer: "poslearn", TokenError: ptr(9.25)},
-			{Dataset: "cora", Task: "sequence", Trainer: "approx-slack", TokenError: ptr(10.1), SpanF1: ptr(80)},
-			{Dataset: "conll", Task: "sequence", Trainer: "margin", SpanF1: ptr(84.7)},
-			{Dataset: "danish", Task: "parsing", Trainer: "margin", TokenError: ptr(12.4)},
-			{Dataset: "address", Task: "segmentation", Trainer: "margin", TokenError: ptr(5)},
-			{Dataset: "cora", Task: "sequence", Trainer: "crf", TokenError: ptr(11)},
+			{Dataset: "cora", Task: "sequence", Trainer: "margin", Metrics: map[string]float64{"token_error": 12.3, "span_f1": 74.9}},
+			{Dataset: "cora", Task: "sequence", Trainer: "poslearn", Metrics: map[string]float64{"token_error": 9.25}},
+			{Dataset: "cora", Task: "sequence", Trainer: "approx-slack", Metrics: map[string]float64{"token_error": 10.1, "span_f1": 80}},
+			{Dataset: "conll", Task: "sequence", Trainer: "margin", Metrics: map[string]float64{"span_f1": 84.7}},
+			{Dataset: "danish", Task: "parsing", Trainer: "margin", Metrics: map[string]float64{"attachment_error": 12.4}},
+			{Dataset: "address", Task: "segmentation", Trainer: "margin", Metrics: map[string]float64{"token_error": 5}},
+			{Dataset: "cora", Task: "sequence", Trainer: "crf", Metrics: map[string]float64{"token_error": 11}},
 		},
 	}
 }
@@ -39,18 +39,18 @@ func fixturePaper() PaperReference {
 // fixturePaperText is paper.txt for fixtureRuns and fixturePaper.
 const fixturePaperText = `Against the paper: Sarawagi & Gupta (ICML 2008), Table 1
 Note: read off the <table> by hand
-+---------+--------------+--------------+---+--------------+---------------+------------+-----------+------------+---------+
-| dataset | task         | trainer      | n | error (ours) | error (paper) | error diff | F1 (ours) | F1 (paper) | F1 diff |
-+---------+--------------+--------------+---+--------------+---------------+------------+-----------+------------+---------+
-| cora    | sequence     | margin       | 6 |     12.4±0.5 |          12.3 |       +0.1 |  74.8±0.9 |       74.9 |    -0.1 |
-| cora    | sequence     | poslearn     | 5 |    9.50±0.45 |          9.25 |      +0.25 |         - |          - |       - |
-| cora    | sequence     | approx-slack | 0 |            - |          10.1 |          - |         - |       80.0 |       - |
-| conll   | sequence     | margin       | 1 |            - |             - |          - |      84.7 |       84.7 |     0.0 |
-| danish  | parsing      | margin       | 3 |     12.5±0.1 |          12.4 |       +0.1 |         - |          - |       - |
-| address | segmentation | margin       | 0 |            - |           5.0 |          - |         - |          - |       - |
-| cora    | sequence     | crf          | 0 |            - |          11.0 |          - |         - |          - |       - |
-+---------+--------------+--------------+---+--------------+---------------+------------+-----------+------------+---------+
-error: token error (%); F1: span F1 (%); ours: mean±std over n splits; diff: ours - paper in percentage points; -: not reported by the paper, or no runs of ours.
++---------+--------------+--------------+---+--------------+---------------+------------+----------------+-----------------+--------------+-----------+------------+---------+
+| dataset | task         | trainer      | n | error (ours) | error (paper) | error diff | att-err (ours) | att-err (paper) | att-err diff | F1 (ours) | F1 (paper) | F1 diff |
++---------+--------------+--------------+---+--------------+---------------+------------+----------------+-----------------+--------------+-----------+------------+---------+
+| cora    | sequence     | margin       | 6 |     12.4±0.5 |          12.3 |       +0.1 |              - |               - |            - |  74.8±0.9 |       74.9 |    -0.1 |
+| cora    | sequence     | poslearn     | 5 |    9.50±0.45 |          9.25 |      +0.25 |              - |               - |            - |         - |          - |       - |
+| cora    | sequence     | approx-slack | 0 |            - |          10.1 |          - |              - |               - |            - |         - |       80.0 |       - |
+| conll   | sequence     | margin       | 1 |            - |             - |          - |              - |               - |            - |      84.7 |       84.7 |     0.0 |
+| danish  | parsing      | margin       | 3 |            - |             - |          - |       12.5±0.1 |            12.4 |         +0.1 |         - |          - |       - |
+| address | segmentation | margin       | 0 |            - |           5.0 |          - |              - |               - |            - |         - |          - |       - |
+| cora    | sequence     | crf          | 0 |            - |          11.0 |          - |              - |               - |            - |         - |          - |       - |
++---------+--------------+--------------+---+--------------+---------------+------------+----------------+-----------------+--------------+-----------+------------+---------+
+error: token error (%); att-err: attachment error (%); F1: span F1 (%); ours: mean±std over n splits; diff: ours - paper in percentage points, each quantity against the same quantity; -: not reported by the paper, or no runs of ours (or, for error, runs without a token error; for att-err, runs without an attachment error; for F1, runs without a span F1).
 `
 
 // runsOf returns the token errors and span F1s of the runs of one
@@ -58,8 +58,8 @@ error: token error (%); F1: span F1 (%); ours: mean±std over n splits; diff: ou
 func runsOf(runs []Run, dataset, task, trainer string) (tok, f1 []float64) {
 	for _, r := range runs {
 		if r.Dataset == dataset && r.Task == task && r.Trainer == trainer {
-			tok = append(tok, r.TokenError)
-			f1 = append(f1, r.SpanF1)
+			tok = append(tok, r.Metrics["token_error"])
+			f1 = append(f1, r.Metrics["span_f1"])
 		}
 	}
 	return tok, f1
@@ -77,15 +77,15 @@ func TestComparePaper(t *testing.T) {
 		t.Fatalf("got %d rows, want one per paper value (%d)", len(pt.Rows), len(ref.Values))
 	}
 	// The texts of each row after the trainer: n, then ours, paper and
-	// diff for token error and for span F1.
+	// diff for token error, attachment error (the parsing row) and span F1.
 	wantTexts := [][]string{
-		{"6", "12.4±0.5", "12.3", "+0.1", "74.8±0.9", "74.9", "-0.1"},
-		{"5", "9.50±0.45", "9.25", "+0.25", "-", "-", "-"},
-		{"0", "-", "10.1", "-", "-", "80.0", "-"},
-		{"1", "-", "-", "-", "84.7", "84.7", "0.0"},
-		{"3", "12.5±0.1", "12.4", "+0.1", "-", "-", "-"},
-		{"0", "-", "5.0", "-", "-", "-", "-"},
-		{"0", "-", "11.0", "-", "-", "-", "-"},
+		{"6", "12.4±0.5", "12.3", "+0.1", "-", "-", "-", "74.8±0.9", "74.9", "-0.1"},
+		{"5", "9.50±0.45", "9.25", "+0.25", "-", "-", "-", "-", "-", "-"},
+		{"0", "-", "10.1", "-", "-", "-", "-", "-", "80.0", "-"},
+		{"1", "-", "-", "-", "-", "-", "-", "84.7", "84.7", "0.0"},
+		{"3", "-", "-", "-", "12.5±0.1", "12.4", "+0.1", "-", "-", "-"},
+		{"0", "-", "5.0", "-", "-", "-", "-", "-", "-", "-"},
+		{"0", "-", "11.0", "-", "-", "-", "-", "-", "-", "-"},
 	}
 	_, body := pt.grid(identity)
 	for i, v := range ref.Values {
@@ -111,11 +111,11 @@ func TestComparePaper(t *testing.T) {
 			paper  *float64
 			ours   Stat
 		}{
-			{TokenError, tok, v.TokenError, row.Ours.TokenError},
-			{SpanF1, f1, v.SpanF1, row.Ours.SpanF1},
+			{"token_error", tok, v.metric("token_error"), row.Ours.Stats["token_error"]},
+			{"span_f1", f1, v.metric("span_f1"), row.Ours.Stats["span_f1"]},
 		} {
 			diff, ok := row.Diff(m.metric)
-			tokenOnly := m.metric == SpanF1 && v.Task == "parsing"
+			tokenOnly := m.metric == "span_f1" && v.Task == "parsing"
 			if len(m.xs) == 0 || m.paper == nil || tokenOnly {
 				if ok {
 					t.Errorf("row %d (%s): %s diff %v, want none", i, v.name(), m.metric, diff)
@@ -141,8 +141,8 @@ func TestComparePaperFractions(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := PaperReference{Source: "Figure 1", Values: []PaperValue{
-		{Dataset: "cora", Task: "sequence", Trainer: "margin", TokenError: ptr(10)},
-		{Dataset: "cora", Task: "sequence", Trainer: "crf", TokenError: ptr(10)},
+		{Dataset: "cora", Task: "sequence", Trainer: "margin", Metrics: map[string]float64{"token_error": 10}},
+		{Dataset: "cora", Task: "sequence", Trainer: "crf", Metrics: map[string]float64{"token_error": 10}},
 	}}
 	pt := ComparePaper(tab, ref)
 	if !pt.ShowFraction {
@@ -167,11 +167,11 @@ func TestComparePaperFractions(t *testing.T) {
 		var tok []float64
 		for _, r := range runs {
 			if r.Dataset == "cora" && r.Trainer == "margin" && r.TrainFraction == fr {
-				tok = append(tok, r.TokenError)
+				tok = append(tok, r.Metrics["token_error"])
 			}
 		}
 		mean, _ := naiveMeanStd(tok)
-		if diff, ok := pt.Rows[i].Diff(TokenError); !ok || math.Abs(diff-(mean-10)) > 1e-9 {
+		if diff, ok := pt.Rows[i].Diff("token_error"); !ok || math.Abs(diff-(mean-10)) > 1e-9 {
 			t.Errorf("fraction %g: diff %v (%v), want %v", fr, diff, ok, mean-10)
 		}
 	}
@@ -209,8 +209,8 @@ func TestPaperWriteMarkdown(t *testing.T) {
 	out := buf.String()
 	for _, want := range []string{
 		"Against the paper: Sarawagi & Gupta (ICML 2008), Table 1\n\nNote: read off the <table> by hand\n\n| dataset ",
-		`| co\|ra  | sequence     | margin       | 6 |     12.4±0.5 |          12.3 |       +0.1 |  74.8±0.9 |       74.9 |    -0.1 |`,
-		"\n\nerror: token error (%); F1: span F1 (%);",
+		`| co\|ra  | sequence     | margin       | 6 |     12.4±0.5 |          12.3 |       +0.1 |              - |               - |            - |  74.8±0.9 |       74.9 |    -0.1 |`,
+		"\n\nerror: token error (%); att-err: attachment error (%); F1: span F1 (%);",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, out)
@@ -229,7 +229,7 @@ func TestPaperWriteCSV(t *testing.T) {
 	if err != nil {
 		t.Fatalf("output is not valid CSV: %v", err)
 	}
-	if !slices.Equal(recs[0], paperCSVHeader(false)) {
+	if !slices.Equal(recs[0], paperCSVHeader(pt.Metrics)) {
 		t.Errorf("header = %q", recs[0])
 	}
 	if len(recs) != len(pt.Rows)+1 {
@@ -254,8 +254,8 @@ func TestPaperWriteCSV(t *testing.T) {
 			paper  *float64
 			ours   Stat
 		}{
-			{TokenError, "token_error_", row.Paper.TokenError, row.Ours.TokenError},
-			{SpanF1, "span_f1_", row.Paper.SpanF1, row.Ours.SpanF1},
+			{"token_error", "token_error_", row.Paper.metric("token_error"), row.Ours.Stats["token_error"]},
+			{"span_f1", "span_f1_", row.Paper.metric("span_f1"), row.Ours.Stats["span_f1"]},
 		} {
 			field := func(name string) string { return rec[col[m.prefix+name]] }
 			if m.paper == nil {
@@ -325,8 +325,8 @@ func paperSpec() Spec {
 		Source: `Smith & Jones <script>alert("x")</script>`,
 		Note:   "accuracy -> error: 100 - <acc>",
 		Values: []PaperValue{
-			{Dataset: "cora", Task: "sequence", Trainer: "margin", TokenError: ptr(10.5), SpanF1: ptr(75)},
-			{Dataset: "cora", Task: "sequence", Trainer: "crf", TokenError: ptr(9)},
+			{Dataset: "cora", Task: "sequence", Trainer: "margin", Metrics: map[string]float64{"token_error": 10.5, "span_f1": 75}},
+			{Dataset: "cora", Task: "sequence", Trainer: "crf", Metrics: map[string]float64{"token_error": 9}},
 		},
 	}
 	return s
@@ -429,7 +429,7 @@ func TestWriteAllWithoutPaper(t *testing.T) {
 
 func TestWriteAllInvalidPaperWritesNothing(t *testing.T) {
 	spec := paperSpec()
-	spec.Paper.Values[1].TokenError = ptr(101)
+	spec.Paper.Values[1].Metrics["token_error"] = 101
 	dir := t.TempDir()
 	err := WriteAll(dir, curveRuns(), spec)
 	if err == nil || !strings.Contains(err.Error(), "not a percentage") {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/maxmargin/repro/metrics"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -55,18 +57,15 @@ func (t *Table) keyCells(rk RowKey) []string {
 	return []string{rk.Task, rk.Dataset}
 }
 
-// Names of the rows' errors in the results table's error column, which
-// it has when some row is a Segment row.
-const (
-	errorHeader = "error"
-	segmentLine = "segment"
-	tokenLine   = "token"
-)
+// errorHeader heads the column that names each line's first metric
+// (metrics.Def.Line), which the results table has when some row has more
+// than one line.
+const errorHeader = "error"
 
 // resultKeyHeader is the header of the results table's identifying
-// columns: keyHeader, and the error column when t.Segment.
+// columns: keyHeader, and the error column when t.Lined.
 func (t *Table) resultKeyHeader() []string {
-	if t.Segment {
+	if t.Lined {
 		return append(t.keyHeader(), errorHeader)
 	}
 	return t.keyHeader()
@@ -83,32 +82,31 @@ type resultCell struct {
 	best bool
 }
 
-// resultLines are the lines of the results table: one per row, and under
-// a Segment row a second line with its token errors.
+// resultLines are the lines of the results table: one per line of each
+// row (Row.Lines).
 func (t *Table) resultLines() []resultLine {
 	var out []resultLine
 	for _, row := range t.Rows {
-		line := func(measure string, text func(Cell) (string, bool)) resultLine {
+		for j, metricsOfLine := range row.Lines {
 			l := resultLine{task: row.Task}
 			for _, s := range t.keyCells(row.RowKey) {
 				l.cells = append(l.cells, resultCell{text: s})
 			}
-			if t.Segment {
-				l.cells = append(l.cells, resultCell{text: measure})
+			if t.Lined {
+				d, _ := metrics.Lookup(metricsOfLine[0])
+				l.cells = append(l.cells, resultCell{text: d.Line})
 			}
 			for _, c := range row.Cells {
-				s, best := text(c)
-				l.cells = append(l.cells, resultCell{s, best})
+				switch {
+				case j == 0:
+					l.cells = append(l.cells, resultCell{c.Text, c.Best})
+				case c.N == 0:
+					l.cells = append(l.cells, resultCell{text: "-"})
+				default:
+					l.cells = append(l.cells, resultCell{c.More[j-1], c.MoreBest[j-1]})
+				}
 			}
-			return l
-		}
-		measure := tokenLine
-		if row.Segment {
-			measure = segmentLine
-		}
-		out = append(out, line(measure, func(c Cell) (string, bool) { return c.Text, c.Best }))
-		if row.Segment {
-			out = append(out, line(tokenLine, func(c Cell) (string, bool) { return c.TokenText, c.TokenBest }))
+			out = append(out, l)
 		}
 	}
 	return out
@@ -172,20 +170,25 @@ func (t *Table) costGrid(esc func(string) string) (head []string, body [][]strin
 }
 
 // cellLegend explains the cells of the results table, one sentence a
-// line: what the two numbers are and their unit, over how many splits,
-// what "(n=K)" means if a cell has it, and how the best cell is marked
-// (best names the marker, e.g. "*" or "Bold").
+// line: what the numbers are and their unit, over how many splits, what
+// "(n=K)" means if a cell has it, and how the best cell is marked (best
+// names the marker, e.g. "*" or "Bold"). Everything it says of a metric
+// comes from its declaration (metrics.Def) and the task's
+// (metrics.TaskMetrics).
 func (t *Table) cellLegend(best string) []string {
-	var tokenOnly []string
-	lo, hi, fewer, spans := math.MaxInt, 0, false, false
+	var first, second, deciders, single []string
+	var singleTasks []string
+	lo, hi, fewer := math.MaxInt, 0, false
 	for _, row := range t.Rows {
-		if row.TokenOnly {
-			if !slices.Contains(tokenOnly, row.Task) {
-				tokenOnly = append(tokenOnly, row.Task)
-			}
+		line := row.Lines[0]
+		first = appendNew(first, line[0])
+		if len(line) > 1 {
+			second = appendNew(second, line[1])
 		} else {
-			spans = true
+			single = appendNew(single, line[0])
+			singleTasks = appendNew(singleTasks, row.Task)
 		}
+		deciders = appendNew(deciders, row.decider(t.Metric))
 		n := 0
 		for _, c := range row.Cells {
 			n = max(n, c.N)
@@ -195,12 +198,14 @@ func (t *Table) cellLegend(best string) []string {
 		}
 		lo, hi = min(lo, n), max(hi, n)
 	}
-	what := "token error (%) / span F1 (%)"
-	switch {
-	case t.Segment:
-		what = "error (%) / span F1 (%)"
-	case !spans:
-		what = "token error (%)"
+	byRank := func(names []string) []string {
+		slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(metrics.Rank(a), metrics.Rank(b)) })
+		return names
+	}
+	first, second, deciders = byRank(first), byRank(second), byRank(deciders)
+	what := quantityName(first, true)
+	if len(second) > 0 {
+		what += " / " + quantityName(second, true)
 	}
 	var over string
 	switch {
@@ -212,29 +217,125 @@ func (t *Table) cellLegend(best string) []string {
 		over = fmt.Sprintf("mean ± std over the row's splits (%d–%d)", lo, hi)
 	}
 	lines := []string{fmt.Sprintf("Cells: %s, %s.", what, over)}
-	if t.Segment {
-		lines = append(lines, "Error: token error, or in segment rows Sarawagi & Gupta's section 4.3.2 segment error "+
-			"(the segment loss summed over the test set, over the number of true plus predicted segments); "+
-			"each segment row is followed by a token row: token error (%) of the labels its segments induce.")
+	if l := t.linesLegend(first); l != "" {
+		lines = append(lines, l)
 	}
-	if spans && len(tokenOnly) > 0 {
-		lines = append(lines, fmt.Sprintf("Rows of %s: token error (%%) only; they have no spans.", strings.Join(tokenOnly, ", ")))
+	if len(second) > 0 && len(single) > 0 {
+		var parts []string
+		for _, m := range single {
+			parts = append(parts, label(m, true))
+		}
+		lines = append(lines, fmt.Sprintf("Rows of %s: %s only.", strings.Join(singleTasks, ", "), strings.Join(parts, ", ")))
 	}
 	if fewer {
 		lines = append(lines, "(n=K): a cell with fewer splits than the fullest cell of its row.")
 	}
 	better := "lowest"
-	if t.Metric == SpanF1 {
+	if d, _ := metrics.Lookup(deciders[0]); len(deciders) == 1 && !d.Lower() {
 		better = "highest"
 	}
-	if !t.Segment {
-		return append(lines, fmt.Sprintf("%s: best (%s) mean %s in the row.", best, better, metricName(t.Metric)))
+	s := fmt.Sprintf("%s: best (%s) mean %s in the row", best, better, quantityName(deciders, false))
+	var further []string
+	for _, row := range t.Rows {
+		for _, line := range row.Lines[1:] {
+			further = appendNew(further, line[0])
+		}
 	}
-	what = "error"
-	if t.Metric == SpanF1 {
-		what = "span F1"
+	for _, m := range byRank(further) {
+		d, _ := metrics.Lookup(m)
+		better := "lowest"
+		if !d.Lower() {
+			better = "highest"
+		}
+		s += fmt.Sprintf("; in a %s row, %s mean %s", d.Line, better, d.Label)
 	}
-	return append(lines, fmt.Sprintf("%s: best (%s) mean %s in the row; in a token row, lowest mean token error.", best, better, what))
+	return append(lines, s+".")
+}
+
+// linesLegend explains, when rows start with different metrics or have
+// further lines, what each line's metric is: "Error: token error, or in
+// segment rows ...; each segment row is followed by a token row: ...".
+func (t *Table) linesLegend(first []string) string {
+	var s string
+	if len(first) > 1 {
+		name := quantityName(first, false)
+		s = strings.ToUpper(name[:1]) + name[1:] + ": " + label(first[0], false)
+		for _, m := range first[1:] {
+			d, _ := metrics.Lookup(m)
+			s += ", or in " + d.Line + " rows " + d.Doc
+		}
+	}
+	var seen []string
+	for _, row := range t.Rows {
+		tm := metrics.ForTask(row.Task)
+		head, _ := metrics.Lookup(row.Lines[0][0])
+		for _, line := range row.Lines[1:] {
+			key := row.Lines[0][0] + "\x00" + line[0]
+			if slices.Contains(seen, key) {
+				continue
+			}
+			seen = append(seen, key)
+			d, _ := metrics.Lookup(line[0])
+			part := fmt.Sprintf("each %s row is followed by a %s row: %s", head.Line, d.Line, label(line[0], true))
+			if of := tm.Of[line[0]]; of != "" {
+				part += " " + of
+			}
+			if s == "" {
+				s = strings.ToUpper(part[:1]) + part[1:]
+			} else {
+				s += "; " + part
+			}
+		}
+	}
+	if s == "" {
+		return ""
+	}
+	return s + "."
+}
+
+// label names metric m, with its unit in parentheses if unit.
+func label(m string, unit bool) string {
+	d, ok := metrics.Lookup(m)
+	if !ok {
+		return m
+	}
+	if unit && d.Unit != "" {
+		return d.Label + " (" + d.Unit + ")"
+	}
+	return d.Label
+}
+
+// quantityName names one metric by its label, and several by what they
+// have in common: "error" when all are errors, else "score"; with their
+// unit if unit and they share one.
+func quantityName(names []string, unit bool) string {
+	if len(names) == 1 {
+		return label(names[0], unit)
+	}
+	word, u := "error", ""
+	for i, m := range names {
+		d, _ := metrics.Lookup(m)
+		if !d.Lower() {
+			word = "score"
+		}
+		if i == 0 {
+			u = d.Unit
+		} else if d.Unit != u {
+			u = ""
+		}
+	}
+	if unit && u != "" {
+		return word + " (" + u + ")"
+	}
+	return word
+}
+
+// appendNew appends s unless xs has it.
+func appendNew(xs []string, s string) []string {
+	if slices.Contains(xs, s) {
+		return xs
+	}
+	return append(xs, s)
 }
 
 // edgeTitle heads the list of grid-edge notes under a table.
@@ -263,9 +364,8 @@ func (t *Table) timeHeader() []string {
 	return []string{"train seconds"}
 }
 
-// testLines renders the paired t-tests, one line for token error and one
-// for span F1 (unless the row is token-only), or one line when the test
-// could not be run.
+// testLines renders the paired tests, one line per metric tested, or one
+// line when the test could not be run.
 func (t *Table) testLines() []string {
 	var out []string
 	for _, pt := range t.Tests {
@@ -275,20 +375,15 @@ func (t *Table) testLines() []string {
 			continue
 		}
 		if m := pt.McNemar; m != nil {
-			out = append(out, prefix+fmt.Sprintf("token error diff %+.2f points, McNemar exact p=%.2g (only %s right %d, only %s right %d, of %d tokens; χ²=%.2f, p=%.2g)",
-				m.MeanDiff, m.P, pt.A, m.OnlyA, pt.B, m.OnlyB, m.Tokens, m.ChiSquare, m.ChiSquareP))
-			if bs := pt.SpanBootstrap; bs != nil {
-				out = append(out, prefix+fmt.Sprintf("span F1 diff %+.2f points, paired bootstrap p=%.2g, 95%% interval [%+.2f, %+.2f], %d resamples over sentences",
-					bs.Diff, bs.P, bs.Low, bs.High, bs.Resamples))
-			}
-			continue
+			out = append(out, prefix+fmt.Sprintf("%s diff %+.2f points, McNemar exact p=%.2g (only %s right %d, only %s right %d, of %d tokens; χ²=%.2f, p=%.2g)",
+				label(pt.McNemarMetric, false), m.MeanDiff, m.P, pt.A, m.OnlyA, pt.B, m.OnlyB, m.Tokens, m.ChiSquare, m.ChiSquareP))
 		}
-		if pt.Segment {
-			out = append(out, prefix+formatTest("segment error", pt.SegmentError))
+		if bs := pt.SpanBootstrap; bs != nil {
+			out = append(out, prefix+fmt.Sprintf("%s diff %+.2f points, paired bootstrap p=%.2g, 95%% interval [%+.2f, %+.2f], %d resamples over sentences",
+				label(pt.BootstrapMetric, false), bs.Diff, bs.P, bs.Low, bs.High, bs.Resamples))
 		}
-		out = append(out, prefix+formatTest("token error", pt.TokenError))
-		if !pt.TokenOnly {
-			out = append(out, prefix+formatTest("span F1", pt.SpanF1))
+		for _, tt := range pt.TTests {
+			out = append(out, prefix+formatTest(label(tt.Metric, false), tt.TTest))
 		}
 	}
 	return out
@@ -463,22 +558,25 @@ func (t *Table) writeWarnings(ew *errWriter, bullet string) {
 	}
 }
 
-func metricName(m Metric) string {
-	if m == SpanF1 {
-		return "span F1"
+// csvMetrics are the metrics the CSV has columns for: those of any row,
+// in registry order.
+func (t *Table) csvMetrics() []string {
+	var out []string
+	for _, row := range t.Rows {
+		for _, m := range row.Metrics {
+			out = appendNew(out, m)
+		}
 	}
-	return "token error"
+	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(metrics.Rank(a), metrics.Rank(b)) })
+	return out
 }
 
-// csvHeader is the header row written by [Table.WriteCSV], with
-// segment_error columns if segment and a cpu_seconds column if cpu.
-func csvHeader(segment, cpu bool) []string {
-	h := []string{
-		"dataset", "task", "train_fraction", "trainer", "n",
-		"token_error_mean", "token_error_std", "span_f1_mean", "span_f1_std",
-	}
-	if segment {
-		h = append(h, "segment_error_mean", "segment_error_std")
+// csvHeader is the header row written by [Table.WriteCSV]: NAME_mean and
+// NAME_std for each metric, and a cpu_seconds column if cpu.
+func csvHeader(names []string, cpu bool) []string {
+	h := []string{"dataset", "task", "train_fraction", "trainer", "n"}
+	for _, m := range names {
+		h = append(h, m+"_mean", m+"_std")
 	}
 	h = append(h, "train_seconds")
 	if cpu {
@@ -488,18 +586,17 @@ func csvHeader(segment, cpu bool) []string {
 }
 
 // WriteCSV writes one CSV record per (row, trainer), with the raw numbers
-// at full precision: dataset, task, train_fraction, trainer, n,
-// token_error_mean, token_error_std, span_f1_mean, span_f1_std,
-// segment_error_mean and segment_error_std (only when some row is a
-// Segment row, [Table.Segment]; empty in other rows), train_seconds
+// at full precision: dataset, task, train_fraction, trainer, n, the mean
+// and standard deviation of every metric some row has (NAME_mean,
+// NAME_std, in registry order; empty in rows without it), train_seconds
 // (wall-clock), cpu_seconds (only when every run has a CPU time,
 // [Table.CPUTime]), iterations, constraints (means over splits) and best
-// ("true" or "false"; by the segment error in a Segment row). A trainer
-// with no runs in a row has n = 0 and empty numeric fields; rows of
-// token-only tasks have empty span F1 fields.
+// ("true" or "false", by the row's first line). A trainer with no runs in
+// a row has n = 0 and empty numeric fields.
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	header := csvHeader(t.Segment, t.CPUTime)
+	names := t.csvMetrics()
+	header := csvHeader(names, t.CPUTime)
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("report: writing CSV: %w", err)
 	}
@@ -507,7 +604,7 @@ func (t *Table) WriteCSV(w io.Writer) error {
 		for _, c := range row.Cells {
 			rec := []string{row.Dataset, row.Task, strconv.FormatFloat(row.TrainFraction, 'g', -1, 64), c.Trainer, strconv.Itoa(c.N)}
 			if c.N > 0 {
-				rec = append(rec, t.csvNumbers(row, c)...)
+				rec = append(rec, t.csvNumbers(names, c)...)
 			} else {
 				rec = append(rec, make([]string, len(header)-len(rec)-1)...) // all empty
 			}
@@ -524,19 +621,17 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	return nil
 }
 
-// csvNumbers are the numeric CSV fields of a cell with runs, from
-// token_error_mean to constraints.
-func (t *Table) csvNumbers(row Row, c Cell) []string {
+// csvNumbers are the numeric CSV fields of a cell with runs, from the
+// first metric's mean to constraints.
+func (t *Table) csvNumbers(names []string, c Cell) []string {
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	out := []string{num(c.TokenError.Mean), num(c.TokenError.Std), "", ""}
-	if !row.TokenOnly {
-		out[2], out[3] = num(c.SpanF1.Mean), num(c.SpanF1.Std)
-	}
-	switch {
-	case row.Segment:
-		out = append(out, num(c.SegmentError.Mean), num(c.SegmentError.Std))
-	case t.Segment:
-		out = append(out, "", "")
+	var out []string
+	for _, m := range names {
+		if s, ok := c.Stats[m]; ok {
+			out = append(out, num(s.Mean), num(s.Std))
+		} else {
+			out = append(out, "", "")
+		}
 	}
 	out = append(out, num(c.TrainSeconds))
 	if t.CPUTime {

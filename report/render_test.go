@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,10 +55,11 @@ func TestWriteText(t *testing.T) {
 	for _, want := range []string{
 		// The legend under the table explains the cells: the fixture has
 		// 6, 1 and 3 splits in its rows, a cell with fewer, and parsing.
-		"+\nCells: token error (%) / span F1 (%), mean ± std over the row's splits (1–6).\n" +
-			"Rows of parsing: token error (%) only; they have no spans.\n" +
+		"+\nCells: error (%) / span F1 (%), mean ± std over the row's splits (1–6).\n" +
+			"Error: token error, or in attachment rows the unlabelled attachment error: the percentage of words whose predicted head is not the true head (100 − UAS).\n" +
+			"Rows of parsing: attachment error (%) only.\n" +
 			"(n=K): a cell with fewer splits than the fullest cell of its row.\n" +
-			"*: best (lowest) mean token error in the row.\n",
+			"*: best (lowest) mean error in the row.\n",
 		"\n" + testsTitle + "\n",
 		"\nposlearn vs margin (cora/sequence): token error diff -2.80 points, t=-22.14, p=2.5e-05, n=5\n",
 		"\n" + costTitle + "\n",
@@ -98,7 +100,7 @@ func TestWriteMarkdown(t *testing.T) {
 		t.Errorf("first row = %q; want %q", got, want)
 	}
 	for _, want := range []string{
-		"|\n\nCells: token error (%) / span F1 (%), mean ± std over the row's splits (1–6). Rows of parsing: token error (%) only; they have no spans. (n=K): a cell with fewer splits than the fullest cell of its row. Bold: best (lowest) mean token error in the row.\n",
+		"|\n\nCells: error (%) / span F1 (%), mean ± std over the row's splits (1–6). Error: token error, or in attachment rows the unlabelled attachment error: the percentage of words whose predicted head is not the true head (100 − UAS). Rows of parsing: attachment error (%) only. (n=K): a cell with fewer splits than the fullest cell of its row. Bold: best (lowest) mean error in the row.\n",
 		"\n- poslearn vs margin (conll/sequence): not tested: only 1 shared split(s); need 2\n",
 		"\n| task     | dataset | trainer  | n | train seconds | iterations | constraints |\n",
 		"\nWarnings:\n\n- runs come from 2 code versions: a, b\n",
@@ -112,8 +114,8 @@ func TestWriteMarkdown(t *testing.T) {
 func TestWriteMarkdownEscapesPipes(t *testing.T) {
 	t.Parallel()
 	tab, err := Summarize([]Run{
-		{Dataset: "a|b", Task: "sequence", Trainer: "margin"},
-		{Dataset: "a|b", Task: "sequence", Trainer: "poslearn"},
+		{Dataset: "a|b", Task: "sequence", Trainer: "margin", Metrics: map[string]float64{"token_error": 1}},
+		{Dataset: "a|b", Task: "sequence", Trainer: "poslearn", Metrics: map[string]float64{"token_error": 2}},
 	}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +140,7 @@ func TestWriteCSVRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("output is not valid CSV: %v", err)
 	}
-	if !reflect.DeepEqual(recs[0], csvHeader(false, false)) {
+	if !reflect.DeepEqual(recs[0], csvHeader([]string{"token_error", "span_f1", "attachment_error"}, false)) {
 		t.Errorf("header = %q", recs[0])
 	}
 	col := make(map[string]int)
@@ -174,16 +176,17 @@ func TestWriteCSVRoundTrip(t *testing.T) {
 				}
 				continue
 			}
-			got := []float64{num(rec, "token_error_mean"), num(rec, "token_error_std"),
-				num(rec, "train_seconds"), num(rec, "iterations"), num(rec, "constraints")}
-			want := []float64{c.TokenError.Mean, c.TokenError.Std, c.TrainSeconds, c.Iterations, c.Constraints}
-			if row.TokenOnly {
-				if rec[col["span_f1_mean"]] != "" || rec[col["span_f1_std"]] != "" {
-					t.Errorf("token-only row %s has span F1 %q", row.Label, rec)
+			got := []float64{num(rec, "train_seconds"), num(rec, "iterations"), num(rec, "constraints")}
+			want := []float64{c.TrainSeconds, c.Iterations, c.Constraints}
+			for _, m := range []string{"token_error", "span_f1", "attachment_error"} {
+				if !slices.Contains(row.Metrics, m) {
+					if rec[col[m+"_mean"]] != "" || rec[col[m+"_std"]] != "" {
+						t.Errorf("row %s has no %s, but CSV %q", row.Label, m, rec)
+					}
+					continue
 				}
-			} else {
-				got = append(got, num(rec, "span_f1_mean"), num(rec, "span_f1_std"))
-				want = append(want, c.SpanF1.Mean, c.SpanF1.Std)
+				got = append(got, num(rec, m+"_mean"), num(rec, m+"_std"))
+				want = append(want, c.Stats[m].Mean, c.Stats[m].Std)
 			}
 			if !reflect.DeepEqual(got, want) { // exact: numbers are written at full precision
 				t.Errorf("%s/%s: read back %v; want %v", row.Label, c.Trainer, got, want)
@@ -260,10 +263,10 @@ func TestCellLegend(t *testing.T) {
 		{"one split", one, Options{}, []string{
 			"Cells: token error (%) / span F1 (%), from 1 split (no std).",
 			"*: best (lowest) mean token error in the row."}},
-		{"token only", three, Options{TokenOnlyTasks: []string{"parsing"}}, []string{
-			"Cells: token error (%), mean ± std over 3 splits.",
-			"*: best (lowest) mean token error in the row."}},
-		{"span F1", one, Options{Metric: SpanF1}, []string{
+		{"one metric", three, Options{}, []string{
+			"Cells: attachment error (%), mean ± std over 3 splits.",
+			"*: best (lowest) mean attachment error in the row."}},
+		{"span F1", one, Options{Metric: "span_f1"}, []string{
 			"Cells: token error (%) / span F1 (%), from 1 split (no std).",
 			"*: best (highest) mean span F1 in the row."}},
 	} {

@@ -8,26 +8,30 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/maxmargin/repro/metrics"
 )
 
 // Run is one final test evaluation: one (dataset, task, trainer, split,
 // train fraction) after hyperparameter selection. A runs.jsonl file holds
 // one Run per line as a compact JSON object.
 type Run struct {
-	Key           string             `json:"key"`                      // stable unit key (hash)
-	Dataset       string             `json:"dataset"`                  // e.g. "cora"
-	Task          string             `json:"task"`                     // "sequence", "segmentation", "parsing"
-	Trainer       string             `json:"trainer"`                  // e.g. "margin", "slack", "approx-slack", "poslearn", or a config's label
-	Method        string             `json:"method,omitempty"`         // the training method when Trainer is a label, e.g. "entropy-margin"
-	Params        map[string]float64 `json:"params"`                   // selected hyperparameters, e.g. {"C": 1}
-	Selection     []Candidate        `json:"selection"`                // the grid and its validation scores
-	Split         int                `json:"split"`                    // split index; runs are paired across trainers by it
-	TrainFraction float64            `json:"train_fraction"`           // fraction of the data used for training
-	TrainSize     int                `json:"train_size"`               // number of training instances
-	TestSize      int                `json:"test_size"`                // number of test instances
-	TokenError    float64            `json:"token_error"`              // percent
-	SpanF1        float64            `json:"span_f1"`                  // percent
-	SegmentError  float64            `json:"segment_error,omitempty"`  // segmentation: Sarawagi & Gupta's section 4.3.2 error, percent (metrics.Counts.SegmentError)
+	Key           string             `json:"key"`              // stable unit key (hash)
+	Dataset       string             `json:"dataset"`          // e.g. "cora"
+	Task          string             `json:"task"`             // "sequence", "segmentation", "parsing"
+	Trainer       string             `json:"trainer"`          // e.g. "margin", "slack", "approx-slack", "poslearn", or a config's label
+	Method        string             `json:"method,omitempty"` // the training method when Trainer is a label, e.g. "entropy-margin"
+	Params        map[string]float64 `json:"params"`           // selected hyperparameters, e.g. {"C": 1}
+	Selection     []Candidate        `json:"selection"`        // the grid and its validation scores
+	Split         int                `json:"split"`            // split index; runs are paired across trainers by it
+	TrainFraction float64            `json:"train_fraction"`   // fraction of the data used for training
+	TrainSize     int                `json:"train_size"`       // number of training instances
+	TestSize      int                `json:"test_size"`        // number of test instances
+	// Metrics are the test scores by metric name (package metrics
+	// declares them, and each task's), e.g. {"token_error": 7.2,
+	// "span_f1": 83.2}. Records from before metrics were data hold them as
+	// top-level fields, which ReadRuns reads into this map.
+	Metrics       map[string]float64 `json:"metrics"`
 	TrainSeconds  float64            `json:"train_seconds"`            // wall-clock training time of the final model
 	CPUSeconds    float64            `json:"cpu_seconds,omitempty"`    // CPU time (user+system) of that training; 0 in runs from before it was recorded
 	PeakMiB       float64            `json:"peak_mib,omitempty"`       // peak memory the Go runtime held from the OS while training (mapped less released; process-wide, per unit under --workers 1)
@@ -59,18 +63,88 @@ type CurvePoint struct {
 	Iteration int `json:"iteration"` // epoch, cutting-plane iteration or L-BFGS major iteration
 	// CPUSeconds is the training's CPU time up to the checkpoint, the
 	// scoring of earlier checkpoints excluded.
-	CPUSeconds   float64 `json:"cpu_seconds"`
-	TokenError   float64 `json:"token_error"`             // percent
-	SpanF1       float64 `json:"span_f1"`                 // percent
-	SegmentError float64 `json:"segment_error,omitempty"` // segmentation only, percent
+	CPUSeconds float64            `json:"cpu_seconds"`
+	Metrics    map[string]float64 `json:"metrics"` // as Run.Metrics
 }
 
 // Candidate is one point of a hyperparameter grid with its validation scores.
 type Candidate struct {
 	Params       map[string]float64 `json:"params"`
-	TokenError   float64            `json:"token_error"`   // percent
-	SpanF1       float64            `json:"span_f1"`       // percent
+	Metrics      map[string]float64 `json:"metrics"`       // validation scores, as Run.Metrics
 	TrainSeconds float64            `json:"train_seconds"` // training time for this candidate
+}
+
+// Metric returns the run's value of the metric name and whether it has
+// one.
+func (r *Run) Metric(name string) (float64, bool) {
+	v, ok := r.Metrics[name]
+	return v, ok
+}
+
+// legacyMetrics are the metric fields of records from before metrics were
+// data, at top level, in candidates and in curve points.
+type legacyMetrics struct {
+	TokenError   *float64 `json:"token_error,omitempty"`
+	SpanF1       *float64 `json:"span_f1,omitempty"`
+	SegmentError *float64 `json:"segment_error,omitempty"`
+}
+
+// into adds the old fields to m under the names task gives them
+// (metrics.TaskMetrics.Legacy), dropping those it maps to "".
+func (l legacyMetrics) into(m map[string]float64, task string) map[string]float64 {
+	legacy := metrics.ForTask(task).Legacy
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{{metrics.TokenError, l.TokenError}, {metrics.SpanF1, l.SpanF1}, {metrics.SegmentError, l.SegmentError}} {
+		if f.v == nil || legacy[f.name] == "" {
+			continue
+		}
+		if m == nil {
+			m = map[string]float64{}
+		}
+		m[legacy[f.name]] = *f.v
+	}
+	return m
+}
+
+// runFields is Run without its methods, so that UnmarshalJSON can decode
+// into it.
+type runFields Run
+
+// UnmarshalJSON decodes a run record, of this code or of code from before
+// metrics were data (token_error, span_f1 and segment_error fields), and
+// rejects fields a record of neither has.
+func (r *Run) UnmarshalJSON(b []byte) error {
+	var v struct {
+		runFields
+		legacyMetrics
+		Selection []struct {
+			Candidate
+			legacyMetrics
+		} `json:"selection"`
+		Curve []struct {
+			CurvePoint
+			legacyMetrics
+		} `json:"curve,omitempty"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	*r = Run(v.runFields)
+	r.Metrics = v.legacyMetrics.into(r.Metrics, r.Task)
+	r.Selection, r.Curve = nil, nil
+	for _, c := range v.Selection {
+		c.Metrics = c.legacyMetrics.into(c.Metrics, r.Task)
+		r.Selection = append(r.Selection, c.Candidate)
+	}
+	for _, p := range v.Curve {
+		p.Metrics = p.legacyMetrics.into(p.Metrics, r.Task)
+		r.Curve = append(r.Curve, p.CurvePoint)
+	}
+	return nil
 }
 
 // LineError reports a problem with one line of a runs file. It is returned

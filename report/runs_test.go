@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -153,3 +154,55 @@ type failingWriter struct{}
 var errWriteFailed = errors.New("write failed")
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errWriteFailed }
+
+// Records from before metrics were data hold token_error, span_f1 and
+// segment_error as fields of the run, its candidates and its curve points;
+// they read into the metrics map under the names the task gives them.
+func TestReadRunsLegacyMetrics(t *testing.T) {
+	t.Parallel()
+	lines := `{"key":"a","dataset":"cora","task":"segmentation","trainer":"margin","params":{"C":1},"selection":[{"params":{"C":1},"token_error":6,"span_f1":88,"train_seconds":1}],"split":0,"train_fraction":0.25,"train_size":1,"test_size":1,"token_error":6.5,"span_f1":88.5,"segment_error":10.25,"train_seconds":3,"iterations":4,"constraints":5,"primal":6,"dual":7,"gap":8,"curve":[{"iteration":1,"cpu_seconds":0.5,"token_error":9,"span_f1":80,"segment_error":12}]}
+{"key":"b","dataset":"swedish","task":"parsing","trainer":"margin","params":{"C":1},"selection":[{"params":{"C":1},"token_error":22.5,"span_f1":68,"train_seconds":1}],"split":0,"train_fraction":1,"train_size":1,"test_size":1,"token_error":21.5,"span_f1":69.5,"train_seconds":3,"iterations":4,"constraints":5,"primal":6,"dual":7,"gap":8}
+`
+	runs, _, err := ReadRuns(strings.NewReader(lines), "old.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ run, candidate, point map[string]float64 }{
+		{map[string]float64{"token_error": 6.5, "span_f1": 88.5, "segment_error": 10.25},
+			map[string]float64{"token_error": 6, "span_f1": 88},
+			map[string]float64{"token_error": 9, "span_f1": 80, "segment_error": 12}},
+		// Parsing's token_error was its attachment error; its span F1
+		// meant nothing and is dropped.
+		{map[string]float64{"attachment_error": 21.5}, map[string]float64{"attachment_error": 22.5}, nil},
+	}
+	for i, w := range want {
+		r := runs[i]
+		if !maps.Equal(r.Metrics, w.run) || !maps.Equal(r.Selection[0].Metrics, w.candidate) {
+			t.Errorf("run %s: metrics %v, candidate %v; want %v, %v", r.Key, r.Metrics, r.Selection[0].Metrics, w.run, w.candidate)
+		}
+		if w.point != nil && !maps.Equal(r.Curve[0].Metrics, w.point) {
+			t.Errorf("run %s: curve point %v, want %v", r.Key, r.Curve[0].Metrics, w.point)
+		}
+	}
+	// Written back, they are in this code's form and read back equal.
+	var buf bytes.Buffer
+	if err := WriteRuns(&buf, runs); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), `"token_error":`) && !strings.Contains(buf.String(), `"metrics":{`) {
+		t.Errorf("written in the old form: %s", buf.String())
+	}
+	back, _, err := ReadRuns(&buf, "new.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range runs {
+		if d, err := Diff(runs[i], back[i]); err != nil || len(d) > 0 {
+			t.Errorf("run %s changed on a round trip: %v %v", runs[i].Key, d, err)
+		}
+	}
+	// An unknown field is still an error, old or new.
+	if _, _, err := ReadRuns(strings.NewReader(`{"key":"c","task":"sequence","token_eror":1}`+"\n"), "bad.jsonl"); err == nil {
+		t.Error("a misspelt field was accepted")
+	}
+}

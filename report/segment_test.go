@@ -26,7 +26,7 @@ func segmentRuns() []Run {
 	runs := legacyRuns()
 	for i := range runs {
 		if r := &runs[i]; r.Task == "segmentation" {
-			r.SegmentError = segmentErrors[r.Trainer][r.Split]
+			r.Metrics["segment_error"] = segmentErrors[r.Trainer][r.Split]
 		}
 	}
 	return runs
@@ -52,36 +52,36 @@ func rowOf(t *testing.T, tab *Table, task string) Row {
 
 func TestSummarizeSegmentError(t *testing.T) {
 	tab := segmentTable(t, segmentRuns())
-	if !tab.Segment {
-		t.Fatal("Table.Segment not set")
+	if !tab.Lined {
+		t.Fatal("Table.Lined not set")
 	}
 	seq := rowOf(t, tab, "sequence")
-	if seq.Segment {
-		t.Error("sequence row is a Segment row")
+	if len(seq.Lines) != 1 {
+		t.Errorf("sequence row has lines %v", seq.Lines)
 	}
 	row := rowOf(t, tab, "segmentation")
-	if !row.Segment {
-		t.Fatal("segmentation row is not a Segment row")
+	if !slices.Equal(row.Metrics, []string{"segment_error", "span_f1", "token_error"}) || len(row.Lines) != 2 {
+		t.Fatalf("segmentation row has metrics %v, lines %v", row.Metrics, row.Lines)
 	}
 	best, tokenBest := map[string]bool{}, map[string]bool{}
 	for _, c := range row.Cells {
 		if c.N == 0 {
-			if c.Text != "-" || c.TokenText != "-" {
-				t.Errorf("%s: empty cell %q / %q", c.Trainer, c.Text, c.TokenText)
+			if c.Text != "-" {
+				t.Errorf("%s: empty cell %q", c.Trainer, c.Text)
 			}
 			continue
 		}
 		mean, std := naiveMeanStd(segmentErrors[c.Trainer])
-		if math.Abs(c.SegmentError.Mean-mean) > 1e-9 || math.Abs(c.SegmentError.Std-std) > 1e-9 {
-			t.Errorf("%s: segment error %+v, want %v±%v", c.Trainer, c.SegmentError, mean, std)
+		if math.Abs(c.Stats["segment_error"].Mean-mean) > 1e-9 || math.Abs(c.Stats["segment_error"].Std-std) > 1e-9 {
+			t.Errorf("%s: segment error %+v, want %v±%v", c.Trainer, c.Stats["segment_error"], mean, std)
 		}
 		if !strings.HasPrefix(c.Text, formatMeanStd(mean, std)+"/") {
 			t.Errorf("%s: text %q, want it to start with the segment error %s", c.Trainer, c.Text, formatMeanStd(mean, std))
 		}
-		if want := formatMeanStd(c.TokenError.Mean, c.TokenError.Std); c.TokenText != want {
-			t.Errorf("%s: token text %q, want %q", c.Trainer, c.TokenText, want)
+		if want := formatMeanStd(c.Stats["token_error"].Mean, c.Stats["token_error"].Std); c.More[0] != want {
+			t.Errorf("%s: token text %q, want %q", c.Trainer, c.More[0], want)
 		}
-		best[c.Trainer], tokenBest[c.Trainer] = c.Best, c.TokenBest
+		best[c.Trainer], tokenBest[c.Trainer] = c.Best, c.MoreBest[0]
 	}
 	if want := map[string]bool{"margin": false, "slack": false, "poslearn": true}; !maps.Equal(best, want) {
 		t.Errorf("best by segment error %v, want %v", best, want)
@@ -96,20 +96,20 @@ func TestSummarizeSegmentError(t *testing.T) {
 	// With span F1 deciding, the first line follows F1 and the token line
 	// still marks the lowest token error.
 	opt := fixtureOptions()
-	opt.Metric = SpanF1
+	opt.Metric = "span_f1"
 	f1, err := Summarize(segmentRuns(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range rowOf(t, f1, "segmentation").Cells {
-		if c.Best != (c.Trainer == "margin") || c.TokenBest != (c.Trainer == "margin") {
-			t.Errorf("span F1 metric: %s best %v, token best %v", c.Trainer, c.Best, c.TokenBest)
+		if c.N > 0 && (c.Best != (c.Trainer == "margin") || c.MoreBest[0] != (c.Trainer == "margin")) {
+			t.Errorf("span F1 metric: %s best %v, token best %v", c.Trainer, c.Best, c.MoreBest[0])
 		}
 	}
 }
 
 func formatMeanStd(mean, std float64) string {
-	return strings.TrimSpace(cellText(Cell{N: 2, TokenError: Stat{mean, std}}, true, false, 2, 1))
+	return strings.TrimSpace(cellText(Cell{N: 2, Stats: map[string]Stat{"token_error": {mean, std}}}, []string{"token_error"}, 2, 1, false))
 }
 
 func parseFloat(t *testing.T, s string) float64 {
@@ -122,13 +122,14 @@ func parseFloat(t *testing.T, s string) float64 {
 }
 
 // A row in which only some runs have a segment error (a config partly
-// rerun) shows token error, as before, and says why.
+// rerun) leaves it out, as a row of runs that have none does, and says
+// why.
 func TestSummarizePartialSegmentError(t *testing.T) {
 	runs := segmentRuns()
-	runs[slices.IndexFunc(runs, func(r Run) bool { return r.SegmentError > 0 })].SegmentError = 0
+	delete(runs[slices.IndexFunc(runs, func(r Run) bool { return r.Metrics["segment_error"] > 0 })].Metrics, "segment_error")
 	tab := segmentTable(t, runs)
-	if tab.Segment || rowOf(t, tab, "segmentation").Segment {
-		t.Error("a row with a run lacking segment error is a Segment row")
+	if slices.Contains(rowOf(t, tab, "segmentation").Metrics, "segment_error") {
+		t.Error("a row with a run lacking segment error shows it")
 	}
 	if !slices.ContainsFunc(tab.Warnings, func(w string) bool {
 		return strings.Contains(w, "cora/segmentation: 11 of 12 runs have a segment error")
@@ -156,17 +157,20 @@ func TestSegmentPairTests(t *testing.T) {
 		t.Fatal("no test on the segmentation row")
 	}
 	pt := tab.Tests[i]
-	if pt.Err != nil || !pt.Segment {
+	if pt.Err != nil {
 		t.Fatalf("test %+v", pt)
 	}
+	seg, _ := pt.TTestOf("segment_error")
+	tok, _ := pt.TTestOf("token_error")
+	f1, _ := pt.TTestOf("span_f1")
 	want, err := PairedTTest(segmentErrors["poslearn"], segmentErrors["margin"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pt.SegmentError.MeanDiff != want.MeanDiff || pt.SegmentError.T != want.T || pt.SegmentError.P != want.P {
-		t.Errorf("segment error test %+v, want %+v", pt.SegmentError, want)
+	if seg.MeanDiff != want.MeanDiff || seg.T != want.T || seg.P != want.P {
+		t.Errorf("segment error test %+v, want %+v", seg, want)
 	}
-	if pt.TokenError.N != 4 || pt.SpanF1.N != 4 {
+	if tok.N != 4 || f1.N != 4 {
 		t.Errorf("token error and span F1 not tested too: %+v", pt)
 	}
 	prefix := "poslearn vs margin (cora/segmentation): "
@@ -242,9 +246,9 @@ func TestSegmentRenderings(t *testing.T) {
 func segmentPaper() PaperReference {
 	p := fixturePaper()
 	p.Values = append(p.Values,
-		PaperValue{Dataset: "cora", Task: "segmentation", Trainer: "margin", SegmentError: ptr(17.7), SpanF1: ptr(81.8)},
-		PaperValue{Dataset: "cora", Task: "segmentation", Trainer: "slack", SegmentError: ptr(17.4), TokenError: ptr(9), SpanF1: ptr(81.9)},
-		PaperValue{Dataset: "cora", Task: "segmentation", Trainer: "poslearn", SegmentError: ptr(16.2)},
+		PaperValue{Dataset: "cora", Task: "segmentation", Trainer: "margin", Metrics: map[string]float64{"segment_error": 17.7, "span_f1": 81.8}},
+		PaperValue{Dataset: "cora", Task: "segmentation", Trainer: "slack", Metrics: map[string]float64{"segment_error": 17.4, "token_error": 9, "span_f1": 81.9}},
+		PaperValue{Dataset: "cora", Task: "segmentation", Trainer: "poslearn", Metrics: map[string]float64{"segment_error": 16.2}},
 	)
 	return p
 }
@@ -258,8 +262,8 @@ func TestComparePaperSegmentError(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := segmentTable(t, tc.runs)
 			pt := ComparePaper(tab, segmentPaper())
-			if !pt.Segment {
-				t.Fatal("PaperTable.Segment not set")
+			if !slices.Contains(pt.Metrics, "segment_error") {
+				t.Fatalf("no segment error columns: %v", pt.Metrics)
 			}
 			for _, r := range pt.Rows {
 				if r.Paper.Task != "segmentation" || r.Paper.Dataset != "cora" {
@@ -267,11 +271,11 @@ func TestComparePaperSegmentError(t *testing.T) {
 				}
 				tok, _ := naiveMeanStd(tokensOf(tc.runs, r.Paper.Trainer))
 				seg, _ := naiveMeanStd(segmentErrors[r.Paper.Trainer])
-				d, ok := r.Diff(SegmentError)
-				if ok != tc.segment || (ok && math.Abs(d-(seg-*r.Paper.SegmentError)) > 1e-9) {
-					t.Errorf("%s: segment error diff %v, %v; want ours %v - paper %v (%v)", r.Paper.Trainer, d, ok, seg, *r.Paper.SegmentError, tc.segment)
+				d, ok := r.Diff("segment_error")
+				if ok != tc.segment || (ok && math.Abs(d-(seg-r.Paper.Metrics["segment_error"])) > 1e-9) {
+					t.Errorf("%s: segment error diff %v, %v; want ours %v - paper %v (%v)", r.Paper.Trainer, d, ok, seg, r.Paper.Metrics["segment_error"], tc.segment)
 				}
-				d, ok = r.Diff(TokenError)
+				d, ok = r.Diff("token_error")
 				switch r.Paper.Trainer {
 				case "slack":
 					if !ok || math.Abs(d-(tok-9)) > 1e-9 {
@@ -287,7 +291,9 @@ func TestComparePaperSegmentError(t *testing.T) {
 			if err := pt.WriteText(&buf); err != nil {
 				t.Fatal(err)
 			}
-			want := []string{"cora", "segmentation", "margin", "4", "-", "-", "-", "12.3±0.3", "17.7", "-5.4", "88.6±0.1", "81.8", "+6.8"}
+			// token error, segment error, attachment error (the parsing
+			// row), span F1.
+			want := []string{"cora", "segmentation", "margin", "4", "-", "-", "-", "12.3±0.3", "17.7", "-5.4", "-", "-", "-", "88.6±0.1", "81.8", "+6.8"}
 			if !tc.segment {
 				want[7], want[9] = "-", "-"
 			}
@@ -327,7 +333,7 @@ func TestSegmentPaperRenderings(t *testing.T) {
 
 func TestFigureSegmentError(t *testing.T) {
 	partial := segmentRuns()
-	partial[slices.IndexFunc(partial, func(r Run) bool { return r.SegmentError > 0 })].SegmentError = 0
+	delete(partial[slices.IndexFunc(partial, func(r Run) bool { return r.Metrics["segment_error"] > 0 })].Metrics, "segment_error")
 	for _, tc := range []struct {
 		name string
 		runs []Run
@@ -340,7 +346,7 @@ func TestFigureSegmentError(t *testing.T) {
 		{"sequence task", segmentRuns(), "sequence", "runs of cora/sequence have no segment error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := FigureSpec{Name: "seg", Dataset: "cora", Task: tc.task, X: XTrainFraction, Y: YSegmentError}
+			f := FigureSpec{Name: "seg", Dataset: "cora", Task: tc.task, X: XTrainFraction, Y: "segment_error"}
 			fig, err := buildFigure(tc.runs, f, fixtureOptions().Trainers)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
@@ -370,7 +376,7 @@ func TestFigureSegmentError(t *testing.T) {
 // A segment error figure without a task is drawn for the tasks that have
 // a segment error, keeping its name when that is one task.
 func TestExpandSegmentErrorFigure(t *testing.T) {
-	f := FigureSpec{Name: "seg", Dataset: "cora", X: XTrainFraction, Y: YSegmentError}
+	f := FigureSpec{Name: "seg", Dataset: "cora", X: XTrainFraction, Y: "segment_error"}
 	for _, tc := range []struct {
 		name string
 		runs []Run

@@ -8,6 +8,9 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
+
+	"github.com/maxmargin/repro/metrics"
 )
 
 // Quantities a [FigureSpec] can plot.
@@ -24,16 +27,15 @@ const (
 	// XCPUSeconds draws learning curves: Y at every checkpoint of the
 	// final training (Run.Curve) against the training CPU time so far,
 	// one line per trainer, as Crammer et al.'s Figure 2 does. Y is then
-	// YTokenError, YSpanF1, YSegmentError or YAccuracy.
+	// a metric or YAccuracy.
 	XCPUSeconds = "cpu_seconds"
-	YTokenError = "token_error" // token error, percent
+	// Y is the name of any metric (package metrics), e.g. "token_error",
+	// "span_f1" or "segment_error", which every run of the figure must
+	// have; or one of the following.
+	//
 	// YAccuracy is 100 − token error, percent: the per-token accuracy
 	// Crammer et al. plot for OCR.
 	YAccuracy = "accuracy"
-	YSpanF1   = "span_f1" // span F1, percent
-	// YSegmentError is Sarawagi & Gupta's section 4.3.2 segment error,
-	// percent (Run.SegmentError); every run of the figure must have it.
-	YSegmentError = "segment_error"
 	// YTrainSeconds is the training time in seconds: CPU time when every
 	// run of the figure has it (Run.CPUSeconds), wall-clock time
 	// otherwise; the axis label says which.
@@ -55,7 +57,7 @@ type FigureSpec struct {
 	// Datasets, for X = XDataset, lists the datasets in x order; Dataset
 	// is then the first of them.
 	Datasets []string `json:"datasets,omitempty"`
-	Y        string   `json:"y"` // YTokenError, YAccuracy, YSpanF1, YSegmentError, YTrainSeconds or YCPUSeconds
+	Y        string   `json:"y"` // a metric's name, YAccuracy, YTrainSeconds or YCPUSeconds
 	// LogX puts X on a logarithmic axis (X = XCPUSeconds only; XBeta's
 	// axis is always logarithmic): learning curves span the seconds of an
 	// online trainer and the minutes of a batch one.
@@ -82,7 +84,7 @@ func (f FigureSpec) Validate() error {
 	case f.X != XTrainFraction && f.X != XBeta && f.X != XDataset && f.X != XCPUSeconds:
 		return fmt.Errorf("report: figure %q: unknown x %q (want %q, %q, %q or %q)", f.Name, f.X, XTrainFraction, XBeta, XDataset, XCPUSeconds)
 	case f.X == XCPUSeconds && (f.Y == YTrainSeconds || f.Y == YCPUSeconds):
-		return fmt.Errorf("report: figure %q: x %q draws learning curves, whose y is %q, %q, %q or %q, not a time", f.Name, f.X, YTokenError, YAccuracy, YSpanF1, YSegmentError)
+		return fmt.Errorf("report: figure %q: x %q draws learning curves, whose y is a metric (%s) or %q, not a time", f.Name, f.X, strings.Join(metrics.Names(), ", "), YAccuracy)
 	case f.X == XCPUSeconds && f.Baseline != "":
 		return fmt.Errorf("report: figure %q: x %q draws learning curves, which take no baseline", f.Name, f.X)
 	case f.LogX && f.X != XCPUSeconds:
@@ -98,8 +100,8 @@ func (f FigureSpec) Validate() error {
 		}
 	}
 	if _, ok := yQuantity(f.Y); !ok {
-		return fmt.Errorf("report: figure %q: unknown y %q (want %q, %q, %q, %q, %q or %q)",
-			f.Name, f.Y, YTokenError, YAccuracy, YSpanF1, YSegmentError, YTrainSeconds, YCPUSeconds)
+		return fmt.Errorf("report: figure %q: unknown y %q (want a metric, %s, or %q, %q or %q)",
+			f.Name, f.Y, strings.Join(metrics.Names(), ", "), YAccuracy, YTrainSeconds, YCPUSeconds)
 	}
 	return nil
 }
@@ -183,35 +185,43 @@ var (
 		func(r *Run) float64 { return r.CPUSeconds }}
 )
 
+// yMetric returns the metric a FigureSpec.Y value draws, and whether the
+// figure draws 100 minus it (YAccuracy); false if y is no metric.
+func yMetric(y string) (name string, complement, ok bool) {
+	if y == YAccuracy {
+		return metrics.TokenError, true, true
+	}
+	_, ok = metrics.Lookup(y)
+	return y, false, ok
+}
+
 // yQuantity returns the quantity named by a FigureSpec.Y value; for the
 // times, the one to use when no run is known (see figureQuantity).
 func yQuantity(y string) (quantity, bool) {
 	switch y {
-	case YTokenError:
-		return quantity{"token error", "token error (%)", "token error", false, func(r *Run) float64 { return r.TokenError }}, true
 	case YAccuracy:
-		return quantity{"accuracy", "accuracy (%)", "accuracy", false, func(r *Run) float64 { return 100 - r.TokenError }}, true
-	case YSpanF1:
-		return quantity{"span F1", "span F1 (%)", "span F1", false, func(r *Run) float64 { return r.SpanF1 }}, true
-	case YSegmentError:
-		return quantity{"segment error", "segment error (%)", "segment error", false, func(r *Run) float64 { return r.SegmentError }}, true
+		return quantity{"accuracy", "accuracy (%)", "accuracy", false, func(r *Run) float64 { return 100 - r.Metrics[metrics.TokenError] }}, true
 	case YTrainSeconds:
 		return wallTime, true
 	case YCPUSeconds:
 		return cpuTime, true
 	}
-	return quantity{}, false
+	d, ok := metrics.Lookup(y)
+	if !ok {
+		return quantity{}, false
+	}
+	return quantity{d.Label, label(y, true), d.Label, false, func(r *Run) float64 { return r.Metrics[y] }}, true
 }
 
 // figureQuantity is the Y quantity of f for the runs of its dataset and
 // task: for YTrainSeconds, CPU time if every such run has it, else
 // wall-clock time (labelled as such if some runs have CPU time); for
-// YCPUSeconds, CPU time, and for YSegmentError the segment error, which
-// every such run must have.
+// YCPUSeconds, CPU time, and for a metric that metric, which every such
+// run must have.
 func figureQuantity(runs []Run, f FigureSpec) (quantity, error) {
 	q, _ := yQuantity(f.Y)
-	if f.Y == YSegmentError {
-		return q, requireSegmentError(runs, f)
+	if name, _, ok := yMetric(f.Y); ok {
+		return q, requireMetric(runs, f, name)
 	}
 	if !q.seconds {
 		return q, nil
@@ -240,18 +250,17 @@ func figureQuantity(runs []Run, f FigureSpec) (quantity, error) {
 	return q, nil
 }
 
-// requireSegmentError reports the runs of f's dataset and task that have
-// no segment error: a sequence task has none, and runs written before
-// repro recorded it have none, and plotting them as 0 would look like a
-// perfect score.
-func requireSegmentError(runs []Run, f FigureSpec) error {
+// requireMetric reports the runs of f's dataset and task that lack the
+// metric name: a task that does not declare it, and runs written before
+// repro recorded it; plotting them as 0 would look like a perfect score.
+func requireMetric(runs []Run, f FigureSpec, name string) error {
 	with, without := 0, 0
 	for i := range runs {
 		r := &runs[i]
 		if !f.covers(r.Dataset) || r.Task != f.Task {
 			continue
 		}
-		if r.SegmentError > 0 {
+		if _, ok := r.Metrics[name]; ok {
 			with++
 		} else {
 			without++
@@ -260,9 +269,10 @@ func requireSegmentError(runs []Run, f FigureSpec) error {
 	if without == 0 {
 		return nil
 	}
-	return fmt.Errorf("report: figure %q: y %q, but %d of the %d runs of %s/%s have no segment error "+
-		"(it exists for segmentation only, and older runs lack it; rerun them)",
-		f.Name, f.Y, without, with+without, f.Dataset, f.Task)
+	d, _ := metrics.Lookup(name)
+	return fmt.Errorf("report: figure %q: y %q, but %d of the %d runs of %s/%s have no %s "+
+		"(their task does not report it, or they were written before it was recorded; rerun them)",
+		f.Name, f.Y, without, with+without, f.Dataset, f.Task, d.Label)
 }
 
 // Spec is everything needed to render the report of a results directory
@@ -276,8 +286,9 @@ type Spec struct {
 	Trainers []string `json:"trainers,omitempty"`
 	// Comparisons are the paired t-tests reported under the table.
 	Comparisons []Comparison `json:"comparisons,omitempty"`
-	// TokenOnlyTasks are tasks without spans, such as "parsing" (see
-	// [Options.TokenOnlyTasks]).
+	// TokenOnlyTasks is read from report.json files written before tasks
+	// declared their metrics (package metrics), and ignored: a task's
+	// declaration says which metrics its rows have.
 	TokenOnlyTasks []string `json:"token_only_tasks,omitempty"`
 	// Figures are drawn in order; their names must be distinct.
 	Figures []FigureSpec `json:"figures,omitempty"`
@@ -320,27 +331,13 @@ func (s Spec) Validate() error {
 		if err := s.Paper.Validate(); err != nil {
 			return err
 		}
-		// A token-only task has no span F1 or segment error of ours to set
-		// beside the paper's, so such a value is a mistake rather than a
-		// "-".
-		for _, v := range s.Paper.Values {
-			if !slices.Contains(s.TokenOnlyTasks, v.Task) {
-				continue
-			}
-			if v.SpanF1 != nil {
-				return fmt.Errorf("report: paper: %s: span_f1 given for task %q, which has no spans", v.name(), v.Task)
-			}
-			if v.SegmentError != nil {
-				return fmt.Errorf("report: paper: %s: segment_error given for task %q, which has no segments", v.name(), v.Task)
-			}
-		}
 	}
 	return nil
 }
 
 // options are the Summarize options the spec asks for.
 func (s Spec) options() Options {
-	return Options{Trainers: s.Trainers, Comparisons: s.Comparisons, TokenOnlyTasks: s.TokenOnlyTasks}
+	return Options{Trainers: s.Trainers, Comparisons: s.Comparisons}
 }
 
 // WriteSpec validates s and writes it atomically to path as indented JSON.

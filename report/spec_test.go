@@ -17,14 +17,14 @@ func curveSpec() Spec {
 		Trainers:    curveTrainers(),
 		Comparisons: []Comparison{{"poslearn", "margin"}, {"approx-slack", "slack"}},
 		Figures: []FigureSpec{
-			curveFigure(YTokenError),
+			curveFigure("token_error"),
 			{Name: "figure2", Dataset: "cora", Task: "sequence", X: XTrainFraction, Y: YTrainSeconds, Title: "Training time"},
 		},
 	}
 }
 
 func TestSpecValidate(t *testing.T) {
-	fig := curveFigure(YTokenError)
+	fig := curveFigure("token_error")
 	with := func(edit func(*Spec)) Spec {
 		s := curveSpec()
 		edit(&s)
@@ -72,23 +72,24 @@ func TestSpecValidate(t *testing.T) {
 		{"paper value without dataset", withValue(func(v *PaperValue) { v.Dataset = "" }), "value 0: dataset, task and trainer must be set"},
 		{"paper value without task", withValue(func(v *PaperValue) { v.Task = "" }), "value 0: dataset, task and trainer must be set"},
 		{"paper value without trainer", withValue(func(v *PaperValue) { v.Trainer = "" }), "value 0: dataset, task and trainer must be set"},
-		{"paper value without metrics", withValue(func(v *PaperValue) { v.TokenError, v.SpanF1 = nil, nil }), "cora/sequence margin: no token_error, segment_error or span_f1"},
-		{"paper value zero", withValue(func(v *PaperValue) { v.TokenError = ptr(0) }), ""},
-		{"paper value hundred", withValue(func(v *PaperValue) { v.SpanF1 = ptr(100) }), ""},
-		{"paper value negative", withValue(func(v *PaperValue) { v.TokenError = ptr(-0.5) }), "token_error -0.5 is not a percentage"},
-		{"paper value above 100", withValue(func(v *PaperValue) { v.SpanF1 = ptr(100.5) }), "span_f1 100.5 is not a percentage"},
-		{"paper value NaN", withValue(func(v *PaperValue) { v.SpanF1 = ptr(math.NaN()) }), "span_f1 NaN is not a percentage"},
+		{"paper value without metrics", withValue(func(v *PaperValue) { v.Metrics = nil }), "cora/sequence margin: no metric (task sequence has token_error, span_f1, token_error_file)"},
+		{"paper value zero", withValue(func(v *PaperValue) { v.Metrics["token_error"] = 0 }), ""},
+		{"paper value hundred", withValue(func(v *PaperValue) { v.Metrics["span_f1"] = 100 }), ""},
+		{"paper value negative", withValue(func(v *PaperValue) { v.Metrics["token_error"] = -0.5 }), "token_error -0.5 is not a percentage"},
+		{"paper value above 100", withValue(func(v *PaperValue) { v.Metrics["span_f1"] = 100.5 }), "span_f1 100.5 is not a percentage"},
+		{"paper value NaN", withValue(func(v *PaperValue) { v.Metrics["span_f1"] = math.NaN() }), "span_f1 NaN is not a percentage"},
+		{"paper value of a metric the task lacks", withValue(func(v *PaperValue) { v.Metrics["segment_error"] = 5 }), `segment_error given for task "sequence"`},
 		{"paper value twice", withPaper(func(p *PaperReference) { p.Values = append(p.Values, p.Values[0]) }), "cora/sequence margin listed twice"},
-		{"paper segment error only", withValue(func(v *PaperValue) { v.TokenError, v.SpanF1, v.SegmentError = nil, nil, ptr(17.7) }), ""},
-		{"paper segment error above 100", withValue(func(v *PaperValue) { v.SegmentError = ptr(101) }), "segment_error 101 is not a percentage"},
-		{"paper segment error negative", withValue(func(v *PaperValue) { v.SegmentError = ptr(-1) }), "segment_error -1 is not a percentage"},
-		{"paper segment error of a token-only task", with(func(s *Spec) {
-			s.TokenOnlyTasks = []string{"parsing"}
-			s.Paper = &PaperReference{Source: "x", Values: []PaperValue{{Dataset: "danish", Task: "parsing", Trainer: "margin", SegmentError: ptr(5)}}}
+		{"paper segment error only", withValue(func(v *PaperValue) {
+			v.Task, v.Metrics = "segmentation", map[string]float64{"segment_error": 17.7}
+		}), ""},
+		{"paper segment error above 100", withValue(func(v *PaperValue) { v.Task, v.Metrics = "segmentation", map[string]float64{"segment_error": 101} }), "segment_error 101 is not a percentage"},
+		{"paper segment error negative", withValue(func(v *PaperValue) { v.Task, v.Metrics = "segmentation", map[string]float64{"segment_error": -1} }), "segment_error -1 is not a percentage"},
+		{"paper segment error of parsing", with(func(s *Spec) {
+			s.Paper = &PaperReference{Source: "x", Values: []PaperValue{{Dataset: "danish", Task: "parsing", Trainer: "margin", Metrics: map[string]float64{"segment_error": 5}}}}
 		}), `segment_error given for task "parsing"`},
-		{"paper span F1 of a token-only task", with(func(s *Spec) {
-			s.TokenOnlyTasks = []string{"parsing"}
-			s.Paper = &PaperReference{Source: "x", Values: []PaperValue{{Dataset: "danish", Task: "parsing", Trainer: "margin", SpanF1: ptr(50)}}}
+		{"paper span F1 of parsing", with(func(s *Spec) {
+			s.Paper = &PaperReference{Source: "x", Values: []PaperValue{{Dataset: "danish", Task: "parsing", Trainer: "margin", Metrics: map[string]float64{"span_f1": 50}}}}
 		}), `span_f1 given for task "parsing"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,7 +153,8 @@ func TestReadSpecErrors(t *testing.T) {
 		{"invalid figure", `{"figures": [{"name": "f", "dataset": "cora", "task": "sequence", "x": "train_fraction", "y": "f1"}]}`, `unknown y "f1"`},
 		{"not JSON", `trainers: [margin]`, "invalid character"},
 		{"unknown paper field", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin", "accuracy": 0.9}]}}`, `unknown field "accuracy"`},
-		{"invalid paper", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin"}]}}`, "no token_error, segment_error or span_f1"},
+		{"invalid paper", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin"}]}}`, "cora/sequence margin: no metric"},
+		{"paper value of no metric", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin", "token_eror": 1}]}}`, `unknown field "token_eror"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), SpecFile)

@@ -4,31 +4,20 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/maxmargin/repro/metrics"
 )
 
 // ErrNoRuns is returned by [Summarize] when it is given no runs.
 var ErrNoRuns = errors.New("report: no runs")
 
-// Metric names the measure that decides the best cell of a row.
-type Metric string
-
-// Metrics understood by [Summarize].
-const (
-	// TokenError is the row's error, lower is better (the default): token
-	// error, or in a row whose runs have a segment error (see
-	// [Row.Segment]) that segment error.
-	TokenError Metric = "token_error"
-	SpanF1     Metric = "span_f1" // span F1 %; higher is better
-	// SegmentError is Sarawagi & Gupta's section 4.3.2 segmentation error
-	// ([Run.SegmentError]). It names the quantity in paper values and
-	// figures; it is not an Options.Metric, since TokenError already
-	// decides segmentation rows by it.
-	SegmentError Metric = "segment_error"
-)
+// Metric names a metric of package metrics, e.g. "token_error".
+type Metric = string
 
 // Comparison asks for a paired t-test of trainer A against trainer B in
 // every row where both have runs. Differences are reported as A - B.
@@ -45,21 +34,17 @@ type Options struct {
 	Trainers []string
 	// Comparisons are the paired t-tests to report under the table.
 	Comparisons []Comparison
-	// Metric decides the best cell of each row: TokenError (the row's
-	// error) or SpanF1; "" means TokenError.
+	// Metric decides the best cell of each row that shows it on its
+	// first line; "" (and rows without it) mean the row's first metric.
 	Metric Metric
 	// Tasks and Datasets give the preferred row order. Tasks and datasets
 	// not listed follow the listed ones in lexical order.
 	Tasks    []string
 	Datasets []string
-	// Decimals is the number of digits after the decimal point in cells;
-	// 0 means 1.
+	// Decimals is the number of digits after the decimal point in cells
+	// of metrics that do not declare their own (metrics.Def.Decimals); 0
+	// means 1.
 	Decimals int
-	// TokenOnlyTasks lists tasks without spans, such as "parsing": their
-	// cells show token error only ("12.4±0.3"), their span F1 is neither
-	// tested nor written to CSV, and their best cell is decided by token
-	// error whatever Metric says.
-	TokenOnlyTasks []string
 }
 
 // RowKey identifies a row of the table.
@@ -74,77 +59,92 @@ type Stat struct{ Mean, Std float64 }
 
 // Cell aggregates the runs of one trainer in one row.
 type Cell struct {
-	Trainer      string
-	N            int     // number of splits; 0 means the trainer has no runs here
-	Splits       []int   // split indices, ascending
-	TokenError   Stat    // percent
-	SpanF1       Stat    // percent
-	SegmentError Stat    // percent; zero unless the row is a Segment row
+	Trainer string
+	N       int   // number of splits; 0 means the trainer has no runs here
+	Splits  []int // split indices, ascending
+	// Stats are the mean and standard deviation of each of the row's
+	// metrics (Row.Metrics).
+	Stats        map[string]Stat
 	TrainSeconds float64 // wall-clock, mean over splits
 	CPUSeconds   float64 // mean over splits; 0 unless Table.CPUTime
 	PeakMiB      float64 // largest over splits (Run.PeakMiB); 0 unless Table.Memory
 	Iterations   float64 // mean over splits
 	Constraints  float64 // mean over splits
-	Best         bool    // best cell of its row by Options.Metric
+	Best         bool    // best cell of its row's first line (see Options.Metric)
 	// GridEdge is set when some split chose a hyperparameter at an end of
 	// its grid; Table.Edges says which.
 	GridEdge bool
-	// Text is the rendering shared by all formats, without the best-cell
-	// mark: "12.3±0.8/74.9±1.2" (the row's error / span F1),
-	// "12.3/74.9" for a single split, "12.3±0.8" in a token-only row, and
-	// "-" when N is 0. A cell with fewer splits than the fullest cell of
-	// its row gets a " (n=7)" suffix, and a GridEdge cell ends with
-	// GridEdgeMark. In a Segment row the error is the segment error.
+	// Text is the rendering of the row's first line shared by all
+	// formats, without the best-cell mark: "12.3±0.8/74.9±1.2" (the row's
+	// first two metrics, e.g. token error / span F1), "12.3/74.9" for a
+	// single split, "12.3±0.8" in a row with one metric, and "-" when N
+	// is 0. A cell with fewer splits than the fullest cell of its row gets
+	// a " (n=7)" suffix, and a GridEdge cell ends with GridEdgeMark.
 	Text string
-	// TokenText is, in a Segment row, the token error as a token-only
-	// row would show it ("6.7±0.6", with any " (n=7)" suffix); the
-	// renderers put it on a line of its own under the row. TokenBest
-	// marks the lowest mean token error there.
-	TokenText string
-	TokenBest bool
+	// More are the renderings of the row's further lines, one metric
+	// each (Row.Lines[1:]), with any " (n=7)" suffix; MoreBest marks the
+	// best of each.
+	More     []string
+	MoreBest []bool
 }
 
 // Row is one row of the table: one cell per trainer, in Table.Trainers order.
 type Row struct {
 	RowKey
-	Label     string // "dataset/task", plus "/fraction" when the table has several
-	TokenOnly bool   // the task is in Options.TokenOnlyTasks
-	// Segment is set when every run of the row has a segment error
-	// (Run.SegmentError > 0): the row's error is then Sarawagi & Gupta's
-	// section 4.3.2 segment error, which decides its best cell when the
-	// metric is TokenError, and token error is shown beneath it.
-	Segment bool
-	Cells   []Cell
+	Label string // "dataset/task", plus "/fraction" when the table has several
+	// Metrics are the metrics of the row's task (metrics.ForTask) that
+	// every run of the row has, in table order.
+	Metrics []string
+	// Lines group Metrics by results-table line: the first two on the
+	// first, each further one on a line of its own.
+	Lines [][]string
+	Cells []Cell
 }
 
 // PairTest is the outcome of one [Comparison] in one row.
 type PairTest struct {
 	Comparison
-	Row        RowKey
-	Label      string // the row's label
-	TokenError TTest  // on token error, A - B
-	SpanF1     TTest  // on span F1, A - B; zero when TokenOnly
-	TokenOnly  bool   // the row has no span F1
-	// SegmentError is the test on the segment error, A - B, in a Segment
-	// row; zero otherwise.
-	SegmentError TTest
-	Segment      bool // the row is a Segment row
+	Row   RowKey
+	Label string // the row's label
+	// TTests are the t-tests over shared splits on the row's metrics that
+	// have one (metrics.TTest), errors first, each A - B.
+	TTests []MetricTTest
 	// With one shared split whose runs kept their per-sentence outcomes
-	// (fixed splits), there is no t-test over splits: McNemar's test on
-	// token decisions and a paired bootstrap over sentences on span F1
-	// take its place, and the TTest fields are zero.
-	McNemar       *McNemarTest
-	SpanBootstrap *Bootstrap
+	// (fixed splits), and a row whose first metric has a test on them,
+	// there is no t-test over splits: McNemar's test on token decisions
+	// and a paired bootstrap over sentences on span counts take its place
+	// for the metrics that declare them (McNemarMetric, BootstrapMetric),
+	// and TTests is empty.
+	McNemar         *McNemarTest
+	McNemarMetric   Metric
+	SpanBootstrap   *Bootstrap
+	BootstrapMetric Metric
 	// Err is set when the test could not be run, e.g. because the two
-	// trainers share fewer than two splits; the TTest fields are then zero.
+	// trainers share fewer than two splits; TTests is then empty.
 	Err error
+}
+
+// MetricTTest is a t-test on one metric.
+type MetricTTest struct {
+	Metric Metric
+	TTest
+}
+
+// TTestOf returns the t-test on metric m, if the row had one.
+func (pt PairTest) TTestOf(m Metric) (TTest, bool) {
+	for _, t := range pt.TTests {
+		if t.Metric == m {
+			return t.TTest, true
+		}
+	}
+	return TTest{}, false
 }
 
 // Table is the aggregated form of a set of runs, ready to render.
 type Table struct {
 	Trainers     []string // column order
 	ShowFraction bool     // runs have several train fractions
-	Metric       Metric   // metric that decided Best
+	Metric       Metric   // Options.Metric: "" for each row's first
 	// CPUTime is set when every run has a CPU time (Run.CPUSeconds): the
 	// cost table then shows CPU and wall-clock seconds. PartialCPUTime is
 	// set when only some do: it shows wall-clock seconds, labelled so.
@@ -153,11 +153,11 @@ type Table struct {
 	// Memory is set when every run has a peak memory (Run.PeakMiB): the
 	// cost table then shows each cell's largest.
 	Memory bool
-	// Segment is set when some row is a Segment row: the results table
-	// then names each row's error in a column of its own.
-	Segment bool
-	Rows    []Row
-	Tests   []PairTest
+	// Lined is set when some row has more than one line: the results
+	// table then names each line's first metric in a column of its own.
+	Lined bool
+	Rows  []Row
+	Tests []PairTest
 	// Edges lists the hyperparameters chosen at an end of their grid
 	// ([GridEdges]), in table order; their cells are marked.
 	Edges    []EdgeNote
@@ -187,14 +187,8 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 		return nil, ErrNoRuns
 	}
 	metric := opt.Metric
-	switch metric {
-	case "":
-		metric = TokenError
-	case TokenError, SpanF1:
-	case SegmentError:
-		return nil, fmt.Errorf("report: metric %q: segmentation rows whose runs have a segment error are decided by it under %q", SegmentError, TokenError)
-	default:
-		return nil, fmt.Errorf("report: unknown metric %q", opt.Metric)
+	if _, ok := metrics.Lookup(metric); metric != "" && !ok {
+		return nil, fmt.Errorf("report: unknown metric %q (known: %s)", opt.Metric, strings.Join(metrics.Names(), ", "))
 	}
 	decimals := opt.Decimals
 	if decimals <= 0 {
@@ -222,7 +216,7 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 		if r.Dataset == "" || r.Task == "" || r.Trainer == "" {
 			return nil, fmt.Errorf("report: run %d (key %q): dataset, task and trainer must be set", i, r.Key)
 		}
-		for _, v := range []float64{r.TokenError, r.SpanF1, r.SegmentError, r.TrainFraction, r.TrainSeconds, r.CPUSeconds} {
+		for _, v := range append([]float64{r.TrainFraction, r.TrainSeconds, r.CPUSeconds}, slices.Collect(maps.Values(r.Metrics))...) {
 			if !isFinite(v) {
 				return nil, fmt.Errorf("report: run %d (key %q): non-finite value %v", i, r.Key, v)
 			}
@@ -289,57 +283,11 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 		edges[e.Label+"\x00"+e.Trainer] = true
 	}
 	for _, rk := range rows {
-		row := Row{RowKey: rk, Label: t.label(rk), TokenOnly: slices.Contains(opt.TokenOnlyTasks, rk.Task)}
-		with, all := 0, 0
-		for _, tr := range trainers {
-			for _, r := range groups[cellKey{rk, tr}] {
-				all++
-				if r.SegmentError > 0 {
-					with++
-				}
-			}
+		row, err := t.row(rk, groups, opt.Metric, edges, decimals)
+		if err != nil {
+			return nil, err
 		}
-		row.Segment = with == all && !row.TokenOnly
-		if with > 0 && !row.Segment {
-			t.Warnings = append(t.Warnings, fmt.Sprintf(
-				"%s: %d of %d runs have a segment error, the others were written before it was recorded; the row shows token error until all are rerun",
-				row.Label, with, all))
-		}
-		for _, tr := range trainers {
-			c := aggregate(tr, groups[cellKey{rk, tr}], row.Segment)
-			if !t.CPUTime {
-				c.CPUSeconds = 0
-			}
-			c.GridEdge = edges[row.Label+"\x00"+tr]
-			row.Cells = append(row.Cells, c)
-		}
-		rowMetric := metric
-		if row.TokenOnly {
-			rowMetric = TokenError
-		}
-		if row.Segment && rowMetric == TokenError {
-			rowMetric = SegmentError
-		}
-		markBest(row.Cells, rowMetric, func(c *Cell) { c.Best = true })
-		maxN := 0
-		for _, c := range row.Cells {
-			maxN = max(maxN, c.N)
-		}
-		for i := range row.Cells {
-			row.Cells[i].Text = cellText(row.Cells[i], row.TokenOnly, row.Segment, maxN, decimals)
-		}
-		if row.Segment {
-			t.Segment = true
-			markBest(row.Cells, TokenError, func(c *Cell) { c.TokenBest = true })
-			for i := range row.Cells {
-				if c := row.Cells[i]; c.N > 0 {
-					c.GridEdge = false // marked on the row's first line
-					row.Cells[i].TokenText = cellText(c, true, false, maxN, decimals)
-				} else {
-					row.Cells[i].TokenText = "-"
-				}
-			}
-		}
+		t.Lined = t.Lined || len(row.Lines) > 1
 		t.Rows = append(t.Rows, row)
 	}
 
@@ -376,29 +324,107 @@ func (t *Table) label(rk RowKey) string {
 	return s
 }
 
-// aggregate summarizes one trainer's runs in one row, their segment
-// errors too if segment; runs are sorted by split.
-func aggregate(trainer string, runs []*Run, segment bool) Cell {
+// row aggregates the runs of one row: the metrics of its task that all
+// its runs have (with a warning for those only some have), its cells, and
+// their texts and best marks.
+func (t *Table) row(rk RowKey, groups map[cellKey][]*Run, metric Metric, edges map[string]bool, decimals int) (Row, error) {
+	row := Row{RowKey: rk, Label: t.label(rk)}
+	all := 0
+	with := map[string]int{}
+	for _, tr := range t.Trainers {
+		for _, r := range groups[cellKey{rk, tr}] {
+			all++
+			for m := range r.Metrics {
+				with[m]++
+			}
+		}
+	}
+	for _, m := range metrics.ForTask(rk.Task).Metrics {
+		switch n := with[m]; {
+		case n == all:
+			row.Metrics = append(row.Metrics, m)
+		case n > 0:
+			d, _ := metrics.Lookup(m)
+			t.Warnings = append(t.Warnings, fmt.Sprintf(
+				"%s: %d of %d runs have a %s, the others were written before it was recorded; the row leaves it out until all are rerun",
+				row.Label, n, all, d.Label))
+		}
+	}
+	if declared := metrics.ForTask(rk.Task).Metrics; len(row.Metrics) > 0 && row.Metrics[0] != declared[0] {
+		// Without the task's first metric (records from before it was
+		// recorded), the row starts with its first error, so that its
+		// line reads error/score as the task's would.
+		row.Metrics = errorsFirst(row.Metrics)
+	}
+	if len(row.Metrics) == 0 {
+		return Row{}, fmt.Errorf("report: row %s: its runs share no metric of task %q (%s)", row.Label, rk.Task, strings.Join(metrics.ForTask(rk.Task).Metrics, ", "))
+	}
+	row.Lines = [][]string{row.Metrics[:min(2, len(row.Metrics))]}
+	for _, m := range row.Metrics[min(2, len(row.Metrics)):] {
+		row.Lines = append(row.Lines, []string{m})
+	}
+	for _, tr := range t.Trainers {
+		c := aggregate(tr, groups[cellKey{rk, tr}], row.Metrics)
+		if !t.CPUTime {
+			c.CPUSeconds = 0
+		}
+		c.GridEdge = edges[row.Label+"\x00"+tr]
+		row.Cells = append(row.Cells, c)
+	}
+	markBest(row.Cells, row.decider(metric), func(c *Cell) { c.Best = true })
+	maxN := 0
+	for _, c := range row.Cells {
+		maxN = max(maxN, c.N)
+	}
+	for i := range row.Cells {
+		c := &row.Cells[i]
+		c.Text = cellText(*c, row.Lines[0], maxN, decimals, c.GridEdge)
+		c.More, c.MoreBest = make([]string, len(row.Lines)-1), make([]bool, len(row.Lines)-1)
+	}
+	for j, line := range row.Lines[1:] {
+		markBest(row.Cells, line[0], func(c *Cell) { c.MoreBest[j] = true })
+		for i := range row.Cells {
+			c := &row.Cells[i]
+			c.More[j] = cellText(*c, line, maxN, decimals, false) // the edge is marked on the row's first line
+		}
+	}
+	return row, nil
+}
+
+// decider is the metric that decides the best cell of the row's first
+// line: metric if the line shows it, else the line's first.
+func (row Row) decider(metric Metric) Metric {
+	if slices.Contains(row.Lines[0], metric) {
+		return metric
+	}
+	return row.Lines[0][0]
+}
+
+// aggregate summarizes one trainer's runs in one row, on the row's
+// metrics; runs are sorted by split.
+func aggregate(trainer string, runs []*Run, names []string) Cell {
 	c := Cell{Trainer: trainer, N: len(runs)}
 	if len(runs) == 0 {
 		return c
 	}
-	var tok, f1, seg, secs, cpu, iters, cons []float64
+	var secs, cpu, iters, cons []float64
+	values := make(map[string][]float64, len(names))
 	for _, r := range runs {
 		c.Splits = append(c.Splits, r.Split)
-		tok = append(tok, r.TokenError)
-		seg = append(seg, r.SegmentError)
-		f1 = append(f1, r.SpanF1)
+		for _, m := range names {
+			values[m] = append(values[m], r.Metrics[m])
+		}
 		secs = append(secs, r.TrainSeconds)
 		cpu = append(cpu, r.CPUSeconds)
 		c.PeakMiB = max(c.PeakMiB, r.PeakMiB)
 		iters = append(iters, float64(r.Iterations))
 		cons = append(cons, float64(r.Constraints))
 	}
-	c.TokenError.Mean, c.TokenError.Std = MeanStd(tok)
-	c.SpanF1.Mean, c.SpanF1.Std = MeanStd(f1)
-	if segment {
-		c.SegmentError.Mean, c.SegmentError.Std = MeanStd(seg)
+	c.Stats = make(map[string]Stat, len(names))
+	for _, m := range names {
+		var s Stat
+		s.Mean, s.Std = MeanStd(values[m])
+		c.Stats[m] = s
 	}
 	c.TrainSeconds, _ = MeanStd(secs)
 	c.CPUSeconds, _ = MeanStd(cpu)
@@ -407,17 +433,15 @@ func aggregate(trainer string, runs []*Run, segment bool) Cell {
 	return c
 }
 
-// markBest applies mark to the cells with the best mean of metric,
-// provided at least two cells have runs.
+// markBest applies mark to the cells with the best mean of metric (in
+// its direction), provided at least two cells have runs.
 func markBest(cells []Cell, metric Metric, mark func(*Cell)) {
+	d, _ := metrics.Lookup(metric)
 	value := func(c Cell) float64 {
-		switch metric {
-		case SpanF1:
-			return -c.SpanF1.Mean
-		case SegmentError:
-			return c.SegmentError.Mean
+		if d.Lower() {
+			return c.Stats[metric].Mean
 		}
-		return c.TokenError.Mean
+		return -c.Stats[metric].Mean
 	}
 	present, best := 0, math.Inf(1)
 	for _, c := range cells {
@@ -436,30 +460,30 @@ func markBest(cells []Cell, metric Metric, mark func(*Cell)) {
 	}
 }
 
-// cellText renders a cell as "mean±std/mean±std" with the given decimals:
-// the error (the segment error if segment, else the token error), then
-// the span F1 unless tokenOnly.
-func cellText(c Cell, tokenOnly, segment bool, maxN, decimals int) string {
+// cellText renders a cell's metrics as "mean±std/mean±std", each with its
+// own decimals (metrics.Def.Decimals) or the table's.
+func cellText(c Cell, names []string, maxN, decimals int, edge bool) string {
 	if c.N == 0 {
 		return "-"
 	}
-	f := func(s Stat) string {
-		if c.N == 1 {
-			return strconv.FormatFloat(s.Mean, 'f', decimals, 64)
+	var parts []string
+	for _, m := range names {
+		d := decimals
+		if def, _ := metrics.Lookup(m); def.Decimals > 0 {
+			d = def.Decimals
 		}
-		return strconv.FormatFloat(s.Mean, 'f', decimals, 64) + "±" + strconv.FormatFloat(s.Std, 'f', decimals, 64)
+		s := c.Stats[m]
+		text := strconv.FormatFloat(s.Mean, 'f', d, 64)
+		if c.N > 1 {
+			text += "±" + strconv.FormatFloat(s.Std, 'f', d, 64)
+		}
+		parts = append(parts, text)
 	}
-	s := f(c.TokenError)
-	if segment {
-		s = f(c.SegmentError)
-	}
-	if !tokenOnly {
-		s += "/" + f(c.SpanF1)
-	}
+	s := strings.Join(parts, "/")
 	if c.N < maxN {
 		s += fmt.Sprintf(" (n=%d)", c.N)
 	}
-	if c.GridEdge {
+	if edge {
 		s += GridEdgeMark
 	}
 	return s
@@ -480,9 +504,21 @@ func tableOrder(t *Table, notes []EdgeNote) []EdgeNote {
 	return notes
 }
 
-// pairTest runs the paired t-tests of comparison c in one row.
+// errorsFirst returns names with the lower-is-better metrics first, each
+// group in its order: the order of a row's paired tests.
+func errorsFirst(names []string) []string {
+	out := slices.Clone(names)
+	slices.SortStableFunc(out, func(a, b string) int {
+		da, _ := metrics.Lookup(a)
+		db, _ := metrics.Lookup(b)
+		return cmp.Compare(da.Better, db.Better)
+	})
+	return out
+}
+
+// pairTest runs the paired tests of comparison c in one row.
 func pairTest(c Comparison, row Row, a, b []*Run) PairTest {
-	pt := PairTest{Comparison: c, Row: row.RowKey, Label: row.Label, TokenOnly: row.TokenOnly, Segment: row.Segment}
+	pt := PairTest{Comparison: c, Row: row.RowKey, Label: row.Label}
 	bySplit := make(map[int]*Run, len(b))
 	for _, r := range b {
 		bySplit[r.Split] = r
@@ -498,67 +534,61 @@ func pairTest(c Comparison, row Row, a, b []*Run) PairTest {
 	for _, r := range a {
 		aBySplit[r.Split] = r
 	}
-	if len(shared) == 1 && !row.Segment {
+	if first, _ := metrics.Lookup(row.Metrics[0]); len(shared) == 1 && first.Tests&(metrics.McNemar|metrics.Bootstrap) != 0 {
 		if ra, rb := aBySplit[shared[0]], bySplit[shared[0]]; ra.Outcomes != nil && rb.Outcomes != nil {
-			return singleSplitTest(pt, ra, rb)
+			return singleSplitTest(pt, row, ra, rb)
 		}
 	}
 	if len(shared) < 2 {
 		pt.Err = fmt.Errorf("only %d shared split(s); need 2", len(shared))
 		return pt
 	}
-	var ta, tb, fa, fb, sa, sb []float64
-	for _, s := range shared {
-		ta = append(ta, aBySplit[s].TokenError)
-		tb = append(tb, bySplit[s].TokenError)
-		fa = append(fa, aBySplit[s].SpanF1)
-		fb = append(fb, bySplit[s].SpanF1)
-		sa = append(sa, aBySplit[s].SegmentError)
-		sb = append(sb, bySplit[s].SegmentError)
-	}
-	var err error
-	if row.Segment {
-		if pt.SegmentError, err = PairedTTest(sa, sb); err != nil {
-			pt.Err = fmt.Errorf("segment error: %w", err)
-			pt.SegmentError = TTest{}
+	for _, m := range errorsFirst(row.Metrics) {
+		d, _ := metrics.Lookup(m)
+		if !d.Has(metrics.TTest) {
+			continue
+		}
+		var xa, xb []float64
+		for _, s := range shared {
+			xa = append(xa, aBySplit[s].Metrics[m])
+			xb = append(xb, bySplit[s].Metrics[m])
+		}
+		tt, err := PairedTTest(xa, xb)
+		if err != nil {
+			pt.Err = fmt.Errorf("%s: %w", d.Label, err)
+			pt.TTests = nil
 			return pt
 		}
-	}
-	if pt.TokenError, err = PairedTTest(ta, tb); err != nil {
-		pt.Err = fmt.Errorf("token error: %w", err)
-		pt.TokenError, pt.SegmentError = TTest{}, TTest{}
-		return pt
-	}
-	if row.TokenOnly {
-		return pt
-	}
-	if pt.SpanF1, err = PairedTTest(fa, fb); err != nil {
-		pt.Err = fmt.Errorf("span F1: %w", err)
-		pt.TokenError, pt.SpanF1, pt.SegmentError = TTest{}, TTest{}, TTest{}
+		pt.TTests = append(pt.TTests, MetricTTest{m, tt})
 	}
 	return pt
 }
 
 // singleSplitTest compares two runs on one test set sentence by sentence:
-// McNemar's test on token decisions, and (unless the row is token-only) a
-// paired bootstrap of span F1 with DefaultResamples resamples and a fixed
-// seed, so that tables are reproducible.
-func singleSplitTest(pt PairTest, a, b *Run) PairTest {
-	m, err := McNemar(a.Outcomes, b.Outcomes)
-	if err != nil {
-		pt.Err = err
-		return pt
+// McNemar's test on token decisions for the row's (first) metric that
+// declares it, and a paired bootstrap of span F1 with DefaultResamples
+// resamples and a fixed seed, so that tables are reproducible, for the
+// one that declares that.
+func singleSplitTest(pt PairTest, row Row, a, b *Run) PairTest {
+	for _, m := range errorsFirst(row.Metrics) {
+		d, _ := metrics.Lookup(m)
+		switch {
+		case d.Has(metrics.McNemar) && pt.McNemar == nil:
+			t, err := McNemar(a.Outcomes, b.Outcomes)
+			if err != nil {
+				pt.Err = err
+				return pt
+			}
+			pt.McNemar, pt.McNemarMetric = &t, m
+		case d.Has(metrics.Bootstrap) && pt.SpanBootstrap == nil:
+			bs, err := SpanF1Bootstrap(a.Outcomes, b.Outcomes, DefaultResamples, 1)
+			if err != nil {
+				pt.Err = err
+				return pt
+			}
+			pt.SpanBootstrap, pt.BootstrapMetric = &bs, m
+		}
 	}
-	pt.McNemar = &m
-	if pt.TokenOnly {
-		return pt
-	}
-	bs, err := SpanF1Bootstrap(a.Outcomes, b.Outcomes, DefaultResamples, 1)
-	if err != nil {
-		pt.Err = err
-		return pt
-	}
-	pt.SpanBootstrap = &bs
 	return pt
 }
 

@@ -58,8 +58,8 @@ func TestSummarizeLayout(t *testing.T) {
 		t.Errorf("margin cora cost = %v s, %v iterations, %v constraints; want 12.5, 22.5, 125",
 			c.TrainSeconds, c.Iterations, c.Constraints)
 	}
-	if !tab.Rows[2].TokenOnly || tab.Rows[0].TokenOnly {
-		t.Error("TokenOnly should be set for parsing rows only")
+	if !slices.Equal(tab.Rows[2].Metrics, []string{"attachment_error"}) || !slices.Equal(tab.Rows[0].Metrics, []string{"token_error", "span_f1"}) {
+		t.Errorf("row metrics %v and %v; want the parsing row's attachment error only", tab.Rows[0].Metrics, tab.Rows[2].Metrics)
 	}
 	if len(tab.Warnings) != 0 {
 		t.Errorf("Warnings = %q; want none", tab.Warnings)
@@ -110,18 +110,20 @@ func TestSummarizeTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cora.Err != nil || !reflect.DeepEqual(cora.TokenError, wantTok) || !reflect.DeepEqual(cora.SpanF1, wantF1) {
+	coraTok, _ := cora.TTestOf("token_error")
+	coraF1, _ := cora.TTestOf("span_f1")
+	if cora.Err != nil || !reflect.DeepEqual(coraTok, wantTok) || !reflect.DeepEqual(coraF1, wantF1) {
 		t.Errorf("cora test = %+v; want token %+v, F1 %+v", cora, wantTok, wantF1)
 	}
-	if cora.TokenError.N != 5 || cora.TokenError.MeanDiff > -2.79 || cora.TokenError.MeanDiff < -2.81 {
-		t.Errorf("cora token error: n=%d diff=%v; want n=5 diff=-2.8", cora.TokenError.N, cora.TokenError.MeanDiff)
+	if coraTok.N != 5 || coraTok.MeanDiff > -2.79 || coraTok.MeanDiff < -2.81 {
+		t.Errorf("cora token error: n=%d diff=%v; want n=5 diff=-2.8", coraTok.N, coraTok.MeanDiff)
 	}
 
 	if conll := tab.Tests[1]; conll.Err == nil || !strings.Contains(conll.Err.Error(), "only 1 shared split") {
 		t.Errorf("conll test err = %v; want too few splits", conll.Err)
 	}
-	if danish := tab.Tests[2]; danish.Err != nil || !danish.TokenOnly || danish.TokenError.N != 3 || danish.SpanF1.N != 0 {
-		t.Errorf("danish test = %+v; want a token-only test over 3 splits", danish)
+	if danish := tab.Tests[2]; danish.Err != nil || len(danish.TTests) != 1 || danish.TTests[0].Metric != "attachment_error" || danish.TTests[0].N != 3 {
+		t.Errorf("danish test = %+v; want an attachment error test over 3 splits", danish)
 	}
 
 	lines := tab.testLines()
@@ -129,7 +131,7 @@ func TestSummarizeTests(t *testing.T) {
 		"poslearn vs margin (cora/sequence): token error diff -2.80 points, t=-22.14, p=2.5e-05, n=5",
 		"poslearn vs margin (cora/sequence): span F1 diff +8.50 points, t=37.64, p=3e-06, n=5",
 		"poslearn vs margin (conll/sequence): not tested: only 1 shared split(s); need 2",
-		"poslearn vs margin (danish/parsing): token error diff +0.12 points, t=7.00, p=0.02, n=3",
+		"poslearn vs margin (danish/parsing): attachment error diff +0.12 points, t=7.00, p=0.02, n=3",
 	}
 	if !reflect.DeepEqual(lines, wantLines) {
 		t.Errorf("test lines:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(wantLines, "\n"))
@@ -147,7 +149,7 @@ func TestSummarizeTrainFractions(t *testing.T) {
 					tok -= 1
 				}
 				runs = append(runs, Run{Dataset: "address", Task: "sequence", Trainer: tr, Split: s,
-					TrainFraction: frac, TokenError: tok, SpanF1: 100 - tok})
+					TrainFraction: frac, Metrics: map[string]float64{"token_error": tok, "span_f1": 100 - tok}})
 			}
 		}
 	}
@@ -181,19 +183,19 @@ func TestSummarizeBestBySpanF1(t *testing.T) {
 	t.Parallel()
 	runs := []Run{
 		// a has the lower token error, b the higher span F1.
-		{Dataset: "d", Task: "segmentation", Trainer: "a", TokenError: 10, SpanF1: 80},
-		{Dataset: "d", Task: "segmentation", Trainer: "b", TokenError: 11, SpanF1: 82},
-		{Dataset: "d", Task: "segmentation", Trainer: "c", TokenError: 10, SpanF1: 70},
+		{Dataset: "d", Task: "segmentation", Trainer: "a", Metrics: map[string]float64{"token_error": 10, "span_f1": 80}},
+		{Dataset: "d", Task: "segmentation", Trainer: "b", Metrics: map[string]float64{"token_error": 11, "span_f1": 82}},
+		{Dataset: "d", Task: "segmentation", Trainer: "c", Metrics: map[string]float64{"token_error": 10, "span_f1": 70}},
 		// Alone in its row: never marked.
-		{Dataset: "e", Task: "segmentation", Trainer: "a", TokenError: 10, SpanF1: 80},
+		{Dataset: "e", Task: "segmentation", Trainer: "a", Metrics: map[string]float64{"token_error": 10, "span_f1": 80}},
 	}
 	for _, tc := range []struct {
 		metric Metric
 		want   []bool
 	}{
 		{"", []bool{true, false, true}}, // tie on token error: both marked
-		{TokenError, []bool{true, false, true}},
-		{SpanF1, []bool{false, true, false}},
+		{"token_error", []bool{true, false, true}},
+		{"span_f1", []bool{false, true, false}},
 	} {
 		tab, err := Summarize(runs, Options{Metric: tc.metric})
 		if err != nil {

@@ -139,7 +139,7 @@ func TestWriteAll(t *testing.T) {
 
 func TestWriteAllErrorWritesNothing(t *testing.T) {
 	spec := curveSpec()
-	spec.Figures = append(spec.Figures, FigureSpec{Name: "figure3", Dataset: "address", Task: "segmentation", X: XTrainFraction, Y: YSpanF1})
+	spec.Figures = append(spec.Figures, FigureSpec{Name: "figure3", Dataset: "address", Task: "segmentation", X: XTrainFraction, Y: "span_f1"})
 	for _, tc := range []struct {
 		name string
 		runs []Run
@@ -263,7 +263,7 @@ func BenchmarkReportDir(b *testing.B) {
 				runs = append(runs, Run{
 					Key: fmt.Sprintf("%s-%g-%d", tr, fr, s), Dataset: "cora", Task: "sequence",
 					Trainer: tr, Split: s, TrainFraction: fr,
-					TokenError: 20 - 10*fr - float64(ti) + 0.1*float64(s%3), SpanF1: 70 + 20*fr,
+					Metrics:      map[string]float64{"token_error": 20 - 10*fr - float64(ti) + 0.1*float64(s%3), "span_f1": 70 + 20*fr},
 					TrainSeconds: 10 * fr * float64(1+ti),
 				})
 			}

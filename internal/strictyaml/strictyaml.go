@@ -240,11 +240,28 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) error
 			}
 		}
 	})
+	rest, hasRest := inlineMap(v.Type())
 	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
 		field := joinPath(path, k.Value)
 		f, ok := fields[k.Value]
+		if !ok && hasRest && k.Kind == yaml.ScalarNode {
+			if first, dup := seen[k.Value]; dup {
+				return d.errorf(k, field, "given twice (first at line %d)", first)
+			}
+			seen[k.Value] = k.Line
+			m := v.FieldByIndex(rest.Index)
+			if m.IsNil() {
+				m.Set(reflect.MakeMap(m.Type()))
+			}
+			elem := reflect.New(m.Type().Elem()).Elem()
+			if err := d.decode(val, elem, field); err != nil {
+				return err
+			}
+			m.SetMapIndex(reflect.ValueOf(k.Value), elem)
+			continue
+		}
 		if !ok || k.Kind != yaml.ScalarNode {
 			return d.errorf(k, field, "unknown key%s (valid keys here: %s)", Suggest(k.Value, names), strings.Join(names, ", "))
 		}
@@ -366,7 +383,20 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-// yamlFields maps each YAML key of struct type t to its field.
+// inlineMap returns the field of struct type t tagged `yaml:",inline"`, a
+// map with string keys that takes the keys no other field has, so that
+// their checking is the caller's (e.g. metric names).
+func inlineMap(t reflect.Type) (reflect.StructField, bool) {
+	for f := range t.Fields() {
+		if f.IsExported() && f.Tag.Get("yaml") == ",inline" && f.Type.Kind() == reflect.Map && f.Type.Key().Kind() == reflect.String {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// yamlFields maps each YAML key of struct type t to its field, less an
+// inline map (see inlineMap).
 func yamlFields(t reflect.Type) map[string]reflect.StructField {
 	out := map[string]reflect.StructField{}
 	for f := range t.Fields() {
@@ -374,7 +404,7 @@ func yamlFields(t reflect.Type) map[string]reflect.StructField {
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" {
+		if name == "-" || f.Tag.Get("yaml") == ",inline" {
 			continue
 		}
 		if name == "" {
