@@ -132,11 +132,12 @@ func TestParseConfigErrors(t *testing.T) {
 		{"paper unknown task", "compare:", paperBlock("{dataset: synthetic, task: sequense, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].task", `did you mean "sequence"`}},
 		{"paper task not in config", "compare:", paperBlock("{dataset: synthetic, task: segmentation, trainer: margin, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].task", `task "segmentation" is not among the config's tasks`}},
 		{"paper value without trainer", "compare:", paperBlock("{dataset: synthetic, task: sequence, token_error: 1}"), []string{"bad.yaml:17:", "paper.values[0].trainer", "required; one of the config's trainers: margin, poslearn"}},
-		{"paper value without metrics", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin}"), []string{"bad.yaml:17:", "paper.values", "token_error, segment_error, span_f1 or several"}},
+		{"paper value without metrics", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin}"), []string{"bad.yaml:17:", "paper.values", "give one or more of the sequence task's metrics: token_error, span_f1, token_error_file"}},
 		{"paper value negative", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: -1}"), []string{"bad.yaml:17:", "paper.values[0].token_error", "[0, 100], got -1"}},
 		{"paper value above 100", "compare:", paperBlock("dataset: synthetic\n      task: sequence\n      trainer: margin\n      token_error: 12\n      span_f1: 100.5"), []string{"bad.yaml:21:", "paper.values[0].span_f1", "[0, 100], got 100.5"}},
 		{"paper value NaN", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, span_f1: .nan}"), []string{"bad.yaml:17:", "paper.values[0].span_f1", "got NaN"}},
-		{"paper segment error above 100", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, segment_error: 101}"), []string{"bad.yaml:17:", "paper.values[0].segment_error", "[0, 100], got 101"}},
+		{"paper segment error above 100", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: 101}"), []string{"bad.yaml:17:", "paper.values[0].token_error", "[0, 100], got 101"}},
+		{"paper metric the task lacks", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, segment_error: 10}"), []string{"bad.yaml:17:", "paper.values[0].segment_error", "unknown key", "a metric of the sequence task (token_error, span_f1, token_error_file)"}},
 		{"paper value twice", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: 1}\n    - {dataset: synthetic, task: sequence, trainer: poslearn, token_error: 1}\n    - {dataset: synthetic, task: sequence, trainer: margin, span_f1: 2}"), []string{"bad.yaml:19:", "paper.values", "synthetic/sequence margin listed twice (first at line 17)"}},
 	}
 	for _, tt := range tests {
@@ -190,14 +191,13 @@ paper:
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := func(x float64) *float64 { return &x }
 	want := &report.PaperReference{
 		Source: "Sarawagi & Gupta (ICML 2008), Table 1",
 		Note:   "token error = 100 - 100*accuracy",
 		Values: []report.PaperValue{
-			{Dataset: "synthetic", Task: "sequence", Trainer: "margin", TokenError: f(12.3), SpanF1: f(74.9)},
-			{Dataset: "synthetic", Task: "segmentation", Trainer: "margin", SpanF1: f(0), SegmentError: f(17.7)},
-			{Dataset: "synthetic", Task: "sequence", Trainer: "beta=10", TokenError: f(100)},
+			{Dataset: "synthetic", Task: "sequence", Trainer: "margin", Metrics: map[string]float64{"token_error": 12.3, "span_f1": 74.9}},
+			{Dataset: "synthetic", Task: "segmentation", Trainer: "margin", Metrics: map[string]float64{"span_f1": 0, "segment_error": 17.7}},
+			{Dataset: "synthetic", Task: "sequence", Trainer: "beta=10", Metrics: map[string]float64{"token_error": 100}},
 		},
 	}
 	spec := cfg.ReportSpec()
@@ -207,8 +207,8 @@ paper:
 	if err := spec.Validate(); err != nil {
 		t.Errorf("the report package rejects the spec: %v", err)
 	}
-	*cfg.Paper.Values[0].TokenError = 50
-	if *spec.Paper.Values[0].TokenError != 12.3 {
+	cfg.Paper.Values[0].Metrics["token_error"] = 50
+	if spec.Paper.Values[0].Metrics["token_error"] != 12.3 {
 		t.Error("the report spec shares its values with the config")
 	}
 

@@ -49,7 +49,7 @@ func curveViews(runs []report.Run) []curveView {
 	var out []curveView
 	for _, r := range runs {
 		for _, p := range r.Curve {
-			out = append(out, curveView{r.Trainer, r.Task, r.Split, p.Iteration, p.TokenError, p.SpanF1, p.SegmentError})
+			out = append(out, curveView{r.Trainer, r.Task, r.Split, p.Iteration, p.Metrics["token_error"], p.Metrics["span_f1"], p.Metrics["segment_error"]})
 		}
 	}
 	return out
@@ -104,11 +104,11 @@ func TestRunLearningCurves(t *testing.T) {
 		last := c[len(c)-1]
 		// The last checkpoint is the returned model: its scores are the
 		// run's, at its iteration count.
-		if last.Iteration != r.Iterations || last.TokenError != r.TokenError || last.SpanF1 != r.SpanF1 || last.SegmentError != r.SegmentError {
-			t.Errorf("%s/%s split %d: last checkpoint %+v, run: %d iterations, %v, %v, %v", r.Task, r.Trainer, r.Split, last, r.Iterations, r.TokenError, r.SpanF1, r.SegmentError)
+		if last.Iteration != r.Iterations || last.Metrics["token_error"] != r.Metrics["token_error"] || last.Metrics["span_f1"] != r.Metrics["span_f1"] || last.Metrics["segment_error"] != r.Metrics["segment_error"] {
+			t.Errorf("%s/%s split %d: last checkpoint %+v, run: %d iterations, %v, %v, %v", r.Task, r.Trainer, r.Split, last, r.Iterations, r.Metrics["token_error"], r.Metrics["span_f1"], r.Metrics["segment_error"])
 		}
-		if (r.Task == TaskSegmentation) != (last.SegmentError > 0) {
-			t.Errorf("%s/%s: segment error %v", r.Task, r.Trainer, last.SegmentError)
+		if (r.Task == TaskSegmentation) != (last.Metrics["segment_error"] > 0) {
+			t.Errorf("%s/%s: segment error %v", r.Task, r.Trainer, last.Metrics["segment_error"])
 		}
 		for i, p := range c {
 			if i > 0 && (p.Iteration <= c[i-1].Iteration || p.CPUSeconds < c[i-1].CPUSeconds) {

@@ -102,11 +102,11 @@ compare:
 			for s := range o.Tokens {
 				wrong, matched, truth, pred = wrong+o.Wrong[s], matched+o.Matched[s], truth+o.TrueSpans[s], pred+o.PredSpans[s]
 			}
-			if got := 100 * float64(wrong) / float64(o.NumTokens()); math.Abs(got-r.TokenError) > 1e-9 {
-				t.Errorf("outcomes give token error %v, run %v", got, r.TokenError)
+			if got := 100 * float64(wrong) / float64(o.NumTokens()); math.Abs(got-r.Metrics["token_error"]) > 1e-9 {
+				t.Errorf("outcomes give token error %v, run %v", got, r.Metrics["token_error"])
 			}
-			if got := 200 * float64(matched) / float64(truth+pred); math.Abs(got-r.SpanF1) > 1e-9 {
-				t.Errorf("outcomes give span F1 %v, run %v", got, r.SpanF1)
+			if got := 200 * float64(matched) / float64(truth+pred); math.Abs(got-r.Metrics["span_f1"]) > 1e-9 {
+				t.Errorf("outcomes give span F1 %v, run %v", got, r.Metrics["span_f1"])
 			}
 			if truth != 9*2 {
 				t.Errorf("%d true chunks in the test part, want 18 (two noun phrases a sentence)", truth)
@@ -249,7 +249,7 @@ trainers:
 	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, DataDir: data, Stdout: new(strings.Builder)}); err != nil {
 		t.Fatal(err)
 	}
-	if runs := readRuns(t, dir); len(runs) != 1 || runs[0].SpanF1 <= 0 {
+	if runs := readRuns(t, dir); len(runs) != 1 || runs[0].Metrics["span_f1"] <= 0 {
 		t.Errorf("runs %+v", runs)
 	}
 }

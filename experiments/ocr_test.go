@@ -98,8 +98,8 @@ func TestRunOCRFoldSplits(t *testing.T) {
 			if r.TrainSize != 20 || r.TestSize != 40 || r.TrainFraction != 0 {
 				t.Errorf("degree %s: fold split sizes %d/%d fraction %v", degree, r.TrainSize, r.TestSize, r.TrainFraction)
 			}
-			if r.TokenError > 20 { // 5 well-separated letters: chance is 80%
-				t.Errorf("degree %s %s fold %d: token error %.1f", degree, r.Trainer, r.Split, r.TokenError)
+			if r.Metrics["token_error"] > 20 { // 5 well-separated letters: chance is 80%
+				t.Errorf("degree %s %s fold %d: token error %.1f", degree, r.Trainer, r.Split, r.Metrics["token_error"])
 			}
 		}
 	}

@@ -43,7 +43,7 @@ trainers:
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.ReportMetric(res.TokenError, "train-err-%")
+		b.ReportMetric(res.Metrics["token_error"], "train-err-%")
 		b.ReportMetric(float64(res.Iterations), "iterations")
 	}
 }

@@ -48,7 +48,7 @@ func TestReproduceCommittedRuns(t *testing.T) {
 	}
 
 	changed := []report.Run{runs[0], runs[1]}
-	changed[0].TokenError += 1e-12
+	changed[0].Metrics["token_error"] += 1e-12
 	changed[0].CPUSeconds *= 3 // not compared
 	changed[1].Iterations++
 	changed[1].Outcomes = &report.Outcomes{}
@@ -56,7 +56,7 @@ func TestReproduceCommittedRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := strings.Join(got[0].Diffs, "; "); len(got[0].Diffs) != 1 || !strings.HasPrefix(d, "token_error: ") {
+	if d := strings.Join(got[0].Diffs, "; "); len(got[0].Diffs) != 1 || !strings.HasPrefix(d, "metrics.token_error: ") {
 		t.Errorf("token error changed by 1e-12 (and CPU time): diffs %q, want token_error alone", d)
 	}
 	if d := strings.Join(got[1].Diffs, "; "); len(got[1].Diffs) != 2 || !strings.Contains(d, "iterations: ") || !strings.Contains(d, "outcomes") {

@@ -67,7 +67,7 @@ type metricsOf struct {
 func metricView(runs []report.Run) []metricsOf {
 	var out []metricsOf
 	for _, r := range runs {
-		out = append(out, metricsOf{r.Dataset, r.Trainer, r.Split, r.Params["C"], r.TokenError, r.SpanF1, r.Iterations, r.Constraints, r.Primal, r.Dual})
+		out = append(out, metricsOf{r.Dataset, r.Trainer, r.Split, r.Params["C"], r.Metrics["token_error"], r.Metrics["span_f1"], r.Iterations, r.Constraints, r.Primal, r.Dual})
 	}
 	return out
 }
@@ -103,14 +103,14 @@ func TestRunWritesRunsAndTables(t *testing.T) {
 		// The selected C is the grid point with the lowest validation error.
 		best := r.Selection[0]
 		for _, c := range r.Selection[1:] {
-			if c.TokenError < best.TokenError {
+			if c.Metrics["token_error"] < best.Metrics["token_error"] {
 				best = c
 			}
 		}
 		if r.Params["C"] != best.Params["C"] {
 			t.Errorf("%s split %d: chose C=%v, validation prefers %v", r.Trainer, r.Split, r.Params["C"], best.Params["C"])
 		}
-		if r.TokenError < 0 || r.TokenError > 100 || r.SpanF1 < 0 || r.SpanF1 > 100 || r.Gap < -1e-9 {
+		if r.Metrics["token_error"] < 0 || r.Metrics["token_error"] > 100 || r.Metrics["span_f1"] < 0 || r.Metrics["span_f1"] > 100 || r.Gap < -1e-9 {
 			t.Errorf("implausible metrics %+v", r)
 		}
 	}
@@ -283,7 +283,7 @@ func TestRunSegmentationTask(t *testing.T) {
 	byTask := map[string]int{}
 	for _, r := range readRuns(t, dir) {
 		byTask[r.Task]++
-		if r.TokenError < 0 || r.TokenError > 100 || r.SpanF1 <= 0 {
+		if r.Metrics["token_error"] < 0 || r.Metrics["token_error"] > 100 || r.Metrics["span_f1"] <= 0 {
 			t.Errorf("implausible %s run %+v", r.Task, r)
 		}
 	}
@@ -328,8 +328,8 @@ compare:
 	seen := map[string]int{}
 	for _, r := range readRuns(t, dir) {
 		seen[r.Trainer]++
-		if r.TokenError > 60 { // 3 labels: chance is ~67% error
-			t.Errorf("%s split %d: token error %.1f, no better than chance", r.Trainer, r.Split, r.TokenError)
+		if r.Metrics["token_error"] > 60 { // 3 labels: chance is ~67% error
+			t.Errorf("%s split %d: token error %.1f, no better than chance", r.Trainer, r.Split, r.Metrics["token_error"])
 		}
 		if _, hasC := r.Params["C"]; hasC == (r.Trainer == "perceptron") {
 			t.Errorf("%s params %v", r.Trainer, r.Params)
@@ -429,8 +429,8 @@ func TestUnitWithLabelUnseenInTraining(t *testing.T) {
 			t.Fatalf("%s: %v", task, err)
 		}
 		// Two of the three evaluation tokens carry the unseen label.
-		if res.TokenError < 100*2.0/3-1e-9 {
-			t.Errorf("%s: token error %.1f%%, the unseen label cannot be predicted", task, res.TokenError)
+		if res.Metrics["token_error"] < 100*2.0/3-1e-9 {
+			t.Errorf("%s: token error %.1f%%, the unseen label cannot be predicted", task, res.Metrics["token_error"])
 		}
 	}
 }
@@ -629,7 +629,7 @@ func TestRunCPerExample(t *testing.T) {
 	}
 	for i := range sum {
 		a, b := sum[i], mean[i]
-		if a.TrainSize != 20 || a.TokenError != b.TokenError || a.SpanF1 != b.SpanF1 || a.Primal != b.Primal {
+		if a.TrainSize != 20 || a.Metrics["token_error"] != b.Metrics["token_error"] || a.Metrics["span_f1"] != b.Metrics["span_f1"] || a.Primal != b.Primal {
 			t.Errorf("%s split %d: sum-C %+v vs mean-C %+v", a.Trainer, a.Split, a, b)
 		}
 	}
@@ -673,7 +673,7 @@ func TestGridExtensionsStopAtMaxSteps(t *testing.T) {
 			v := u
 			v.C = c
 			units = append(units, v)
-			results[i] = unitResult{TokenError: 10 + math.Log10(c)}
+			results[i] = unitResult{Metrics: map[string]float64{"token_error": 10 + math.Log10(c)}}
 		}
 		ext := r.gridExtensions(units, results)
 		switch {

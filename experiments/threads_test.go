@@ -100,7 +100,7 @@ func TestThreadsStayOutOfUnitKeys(t *testing.T) {
 	}
 	for i, r := range afresh.Runs {
 		f := first.Runs[i]
-		if r.Key != f.Key || r.TokenError != f.TokenError || r.Primal != f.Primal || r.Dual != f.Dual ||
+		if r.Key != f.Key || r.Metrics["token_error"] != f.Metrics["token_error"] || r.Primal != f.Primal || r.Dual != f.Dual ||
 			r.Iterations != f.Iterations || r.Constraints != f.Constraints || r.OracleCalls != f.OracleCalls {
 			t.Errorf("run %d with two threads:\n%+v\nwith one:\n%+v", i, r, f)
 		}

@@ -317,7 +317,7 @@ func (res *unitResult) legacyMetrics(fields map[string]json.RawMessage) error {
 	legacy := metrics.ForTask(res.Spec.Task).Legacy
 	for _, name := range []string{metrics.TokenError, metrics.SpanF1, metrics.SegmentError} {
 		raw, ok := fields[name]
-		if !ok && name != metrics.SegmentError {
+		if (!ok || string(raw) == "null") && name != metrics.SegmentError {
 			return fmt.Errorf("%q is missing or null", name)
 		}
 		if !ok || legacy[name] == "" {

@@ -14,7 +14,7 @@ import (
 // validUnit returns a unit result as runUnit stores it.
 func validUnit() unitResult {
 	u := unitSpec{Schema: schemaVersion, Dataset: "synthetic", Task: TaskSequence, Trainer: "margin", C: 1, Split: 2, TrainFraction: 0.5, Phase: phaseTest}
-	return unitResult{Key: u.key(), Spec: u, TrainSize: 20, EvalSize: 20, TokenError: 12.5, SpanF1: 80, TrainSeconds: 0.1, Iterations: 3, Primal: 1, Dual: 0.9, Gap: 0.1, Version: "v1"}
+	return unitResult{Key: u.key(), Spec: u, TrainSize: 20, EvalSize: 20, Metrics: map[string]float64{"token_error": 12.5, "span_f1": 80}, TrainSeconds: 0.1, Iterations: 3, Primal: 1, Dual: 0.9, Gap: 0.1, Version: "v1"}
 }
 
 // edit applies a textual edit to an encoded unit file.
@@ -54,6 +54,9 @@ func TestDecodeUnitRejectsInvalidFiles(t *testing.T) {
 	otherSchema.Key = otherSchema.Spec.key()
 	otherEnc, _ := encodeUnit(otherSchema)
 	legacy := withoutChecksum(t, enc)
+	// A file from before metrics were data: token_error and span_f1 at
+	// the top.
+	oldForm := edit(t, legacy, `"metrics":{"span_f1":80,"token_error":12.5}`, `"span_f1":80,"token_error":12.5`)
 	for _, tc := range []struct {
 		name string
 		file []byte
@@ -64,10 +67,13 @@ func TestDecodeUnitRejectsInvalidFiles(t *testing.T) {
 		{"valid without checksum", legacy, key, ""},
 		{"token error edited", edit(t, enc, `"token_error": 12.5`, `"token_error": 99`), key, "checksum does not match"},
 		{"spec edited", edit(t, enc, `"C": 1`, `"C": 10`), key, "checksum does not match"},
-		{"null metric", edit(t, enc, `"token_error": 12.5`, `"token_error": null`), key, `"token_error" is missing or null`},
-		{"missing metric", edit(t, legacy, `"span_f1":80,`, ``), key, `"span_f1" is missing or null`},
-		{"out of range, no checksum", edit(t, legacy, `"token_error":12.5`, `"token_error":150`), key, "token_error = 150 is outside [0, 100]"},
-		{"negative F1, no checksum", edit(t, legacy, `"span_f1":80`, `"span_f1":-1`), key, "span_f1 = -1 is outside"},
+		{"null metric", edit(t, oldForm, `"token_error":12.5`, `"token_error":null`), key, `"token_error" is missing or null`},
+		{"missing metric", edit(t, oldForm, `"span_f1":80,`, ``), key, `"span_f1" is missing or null`},
+		{"empty metrics", edit(t, legacy, `{"span_f1":80,"token_error":12.5}`, `{}`), key, `"metrics" is empty`},
+		{"out of range, no checksum", edit(t, legacy, `"token_error":12.5`, `"token_error":150`), key, "token_error = 150 is not a percentage"},
+		{"negative F1, no checksum", edit(t, legacy, `"span_f1":80`, `"span_f1":-1`), key, "span_f1 = -1 is not a percentage"},
+		{"unknown metric, no checksum", edit(t, legacy, `"span_f1":80`, `"span_f2":80`), key, `unknown metric "span_f2"`},
+		{"old form without checksum", oldForm, key, ""},
 		{"empty training set, no checksum", edit(t, legacy, `"train_size":20`, `"train_size":0`), key, "both must be positive"},
 		{"spec edited, no checksum", edit(t, legacy, `"C":1`, `"C":10`), key, "does not hash to its key"},
 		{"another unit's file", enc, "0123456789abcdef", "want \"0123456789abcdef\""},
@@ -80,7 +86,7 @@ func TestDecodeUnitRejectsInvalidFiles(t *testing.T) {
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v", tc.name, err)
-		case tc.want == "" && (res.TokenError != good.TokenError || res.Key != key):
+		case tc.want == "" && (res.Metrics["token_error"] != good.Metrics["token_error"] || res.Key != key):
 			t.Errorf("%s: decoded %+v", tc.name, res)
 		case tc.want == "" && unsummed != strings.Contains(tc.name, "without checksum"):
 			t.Errorf("%s: unsummed = %v", tc.name, unsummed)
@@ -109,7 +115,7 @@ func TestRunRecomputesEditedUnit(t *testing.T) {
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
-	b = bytes.Replace(b, []byte(`"token_error": `+jsonNumber(t, res.TokenError)), []byte(`"token_error": 99`), 1)
+	b = bytes.Replace(b, []byte(`"token_error": `+jsonNumber(t, res.Metrics["token_error"])), []byte(`"token_error": 99`), 1)
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

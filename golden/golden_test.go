@@ -16,7 +16,7 @@ func fixture() []report.Run {
 	for _, tr := range []string{"margin", "poslearn"} {
 		for s := range 2 {
 			runs = append(runs, report.Run{Dataset: "cora", Task: "sequence", Trainer: tr, TrainFraction: 0.25, Split: s,
-				Params: map[string]float64{"C": 0.1}, TokenError: 8 + float64(s), SpanF1: 80 + float64(s)})
+				Params: map[string]float64{"C": 0.1}, Metrics: map[string]float64{"token_error": 8 + float64(s), "span_f1": 80 + float64(s)}})
 		}
 	}
 	return runs
@@ -33,11 +33,11 @@ func TestCompare(t *testing.T) {
 		want   string
 	}{
 		{"identical", func(r []report.Run) []report.Run { return r }, 0, 0, ""},
-		{"within tolerance", func(r []report.Run) []report.Run { r[0].TokenError += 0.1; return r }, 0, 0, ""},
-		{"token error up", func(r []report.Run) []report.Run { r[0].TokenError += 0.5; return r }, 1, 1, "REGRESSION: outside tolerance: worse (+0.5, lower is better)"},
-		{"token error down", func(r []report.Run) []report.Run { r[0].TokenError -= 0.5; return r }, 1, 0, "IMPROVEMENT: outside tolerance: better (-0.5); update the golden file if intended"},
-		{"span F1 down", func(r []report.Run) []report.Run { r[3].SpanF1 -= 2; return r }, 1, 1, "REGRESSION: outside tolerance: worse (-2, higher is better)"},
-		{"span F1 up", func(r []report.Run) []report.Run { r[3].SpanF1 += 2; return r }, 1, 0, "IMPROVEMENT: outside tolerance: better (+2)"},
+		{"within tolerance", func(r []report.Run) []report.Run { r[0].Metrics["token_error"] += 0.1; return r }, 0, 0, ""},
+		{"token error up", func(r []report.Run) []report.Run { r[0].Metrics["token_error"] += 0.5; return r }, 1, 1, "REGRESSION: outside tolerance: worse (+0.5, lower is better)"},
+		{"token error down", func(r []report.Run) []report.Run { r[0].Metrics["token_error"] -= 0.5; return r }, 1, 0, "IMPROVEMENT: outside tolerance: better (-0.5); update the golden file if intended"},
+		{"span F1 down", func(r []report.Run) []report.Run { r[3].Metrics["span_f1"] -= 2; return r }, 1, 1, "REGRESSION: outside tolerance: worse (-2, higher is better)"},
+		{"span F1 up", func(r []report.Run) []report.Run { r[3].Metrics["span_f1"] += 2; return r }, 1, 0, "IMPROVEMENT: outside tolerance: better (+2)"},
 		{"C changed", func(r []report.Run) []report.Run { r[0].Params["C"] = 1; return r }, 0, 0, ""},
 		{"missing evaluation", func(r []report.Run) []report.Run { return r[1:] }, 1, 1, "missing from this run"},
 		{"extra evaluation", func(r []report.Run) []report.Run {
@@ -88,7 +88,9 @@ func TestReadRoundTripAndRejects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Entries) != 4 || len(back.Entries[0].Metrics) != 1 || Failed(Compare(back, fixture())) != 0 {
+	// Every metric of the runs is kept; one without a given tolerance gets
+	// the default.
+	if len(back.Entries) != 4 || len(back.Entries[0].Metrics) != 2 || back.Tolerances["span_f1"] != defaultTolerance || Failed(Compare(back, fixture())) != 0 {
 		t.Errorf("round trip changed the file: %+v", back)
 	}
 	for name, text := range map[string]string{
@@ -107,9 +109,9 @@ func TestReadRoundTripAndRejects(t *testing.T) {
 }
 
 func ExampleCompare() {
-	runs := []report.Run{{Dataset: "cora", Task: "sequence", Trainer: "margin", TrainFraction: 0.25, TokenError: 8.0, SpanF1: 80}}
+	runs := []report.Run{{Dataset: "cora", Task: "sequence", Trainer: "margin", TrainFraction: 0.25, Metrics: map[string]float64{"token_error": 8.0, "span_f1": 80}}}
 	g := FromRuns(runs, "configs/ci.yaml", "", nil)
-	runs[0].TokenError = 9.1 // a regression
+	runs[0].Metrics["token_error"] = 9.1 // a regression
 	diffs := Compare(g, runs)
 	fmt.Println(Failed(diffs), "problem(s)")
 	_ = WriteDiffs(os.Stdout, diffs, false)
@@ -117,4 +119,22 @@ func ExampleCompare() {
 	// 1 problem(s)
 	// evaluation                        metric       golden  now  tolerance  status
 	// cora/sequence margin 25% split 0  token_error  8       9.1  ±0.2       REGRESSION: outside tolerance: worse (+1.1, lower is better)
+}
+
+// A metric a run has and its golden entry lacks fails the check: every
+// metric a task declares is compared.
+func TestCompareNewMetric(t *testing.T) {
+	t.Parallel()
+	g := FromRuns(fixture(), "c.yaml", "", nil)
+	runs := fixture()
+	runs[0].Metrics["segment_error"] = 10
+	diffs := Compare(g, runs)
+	if Failed(diffs) != 1 {
+		t.Fatalf("diffs %+v, want one problem", diffs)
+	}
+	for _, d := range diffs {
+		if d.Problem != "" && (d.Metric != "segment_error" || !strings.Contains(d.Problem, "not in the golden file")) {
+			t.Errorf("problem %+v", d)
+		}
+	}
 }

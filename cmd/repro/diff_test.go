@@ -27,8 +27,8 @@ func TestDiffCommand(t *testing.T) {
 		}
 		return path
 	}
-	run1 := report.Run{Key: "k1", Dataset: "cora", Task: "sequence", Trainer: "margin", Params: map[string]float64{"C": 0.1}, TokenError: 7.25, Iterations: 12, CPUSeconds: 2, Version: "old"}
-	run2 := report.Run{Key: "k2", Dataset: "cora", Task: "sequence", Trainer: "slack", Params: map[string]float64{"C": 1}, TokenError: 7.5, Version: "old"}
+	run1 := report.Run{Key: "k1", Dataset: "cora", Task: "sequence", Trainer: "margin", Params: map[string]float64{"C": 0.1}, Metrics: map[string]float64{"token_error": 7.25}, Iterations: 12, CPUSeconds: 2, Version: "old"}
+	run2 := report.Run{Key: "k2", Dataset: "cora", Task: "sequence", Trainer: "slack", Params: map[string]float64{"C": 1}, Metrics: map[string]float64{"token_error": 7.5}, Version: "old"}
 	retimed := run1
 	retimed.CPUSeconds, retimed.Version = 3, "new"
 	moved := retimed

@@ -231,7 +231,7 @@ func resultsOf(t *testing.T, dir string) []byte {
 	}
 	var b bytes.Buffer
 	for _, r := range runs {
-		fmt.Fprintf(&b, "%s %s %d %v %v %v %d %v\n", r.Trainer, r.Task, r.Split, r.Params, r.TokenError, r.SpanF1, r.Iterations, r.Primal)
+		fmt.Fprintf(&b, "%s %s %d %v %v %v %d %v\n", r.Trainer, r.Task, r.Split, r.Params, r.Metrics["token_error"], r.Metrics["span_f1"], r.Iterations, r.Primal)
 	}
 	return b.Bytes()
 }

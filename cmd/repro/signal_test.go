@@ -112,7 +112,7 @@ func TestInterruptAndResume(t *testing.T) {
 		t.Fatalf("%d runs after resume, %d uninterrupted", len(got), len(want))
 	}
 	for i := range want {
-		if got[i].TokenError != want[i].TokenError || got[i].SpanF1 != want[i].SpanF1 || got[i].Params["C"] != want[i].Params["C"] {
+		if got[i].Metrics["token_error"] != want[i].Metrics["token_error"] || got[i].Metrics["span_f1"] != want[i].Metrics["span_f1"] || got[i].Params["C"] != want[i].Params["C"] {
 			t.Errorf("run %d differs: %+v vs %+v", i, got[i], want[i])
 		}
 	}
