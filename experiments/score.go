@@ -69,9 +69,10 @@ func (s *scoreSheet) labels(truth, pred []int) error {
 // written in the file's label encoding: each is read as conlleval reads
 // IOB2 tags (an I-X that cannot continue a chunk starts one), and its
 // chunks are written in the file's scheme, as `repro tag` writes its
-// output. Internal labels are IOB2, so on an IOB2 file this is the token
-// error; on an IOB1 file a predicted I-X after O and a true B-X there are
-// the same tag.
+// output. It differs from the token error on the internal IOB2 labels
+// where a prediction breaks IOB2's rules (an I-X after O, written out as
+// the B-X conlleval reads), and on an IOB1 file also where a true B-X
+// after O is written I-X.
 func (s *scoreSheet) inFileEncoding(truth, pred []int) error {
 	var enc [2][]string
 	for k, labels := range [][]int{truth, pred} {
