@@ -3,6 +3,8 @@ package metrics_test
 import (
 	"fmt"
 	"go/build"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -87,4 +89,20 @@ func ExampleForTask() {
 	// segment error (%), lower is better
 	// span F1 (%), higher is better
 	// token error (%), lower is better
+}
+
+// docs/metrics.md defines every metric under a heading of its name and
+// lists it in its table.
+func TestDocsDefineEveryMetric(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("..", "docs", "metrics.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, d := range metrics.All() {
+		if !strings.Contains(doc, "\n## `"+d.Name+"`\n") || !strings.Contains(doc, "| `"+d.Name+"` | "+d.Unit+" |") {
+			t.Errorf("docs/metrics.md does not define %s (a heading and a table row)", d.Name)
+		}
+	}
 }
