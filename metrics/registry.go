@@ -163,7 +163,7 @@ func Tasks() []TaskMetrics {
 			Legacy: map[string]string{TokenError: TokenError, SpanF1: SpanF1, SegmentError: ""}},
 		{Task: "segmentation", Metrics: []string{SegmentError, SpanF1, TokenError}, SelectBy: TokenError,
 			Legacy: map[string]string{TokenError: TokenError, SpanF1: SpanF1, SegmentError: SegmentError},
-			Of: map[string]string{TokenError: "of the labels its segments induce"}},
+			Of:     map[string]string{TokenError: "of the labels its segments induce"}},
 		// Parsing's records before metrics were data held its attachment
 		// error as token_error, beside a span F1 that meant nothing.
 		{Task: "parsing", Metrics: []string{AttachmentError}, SelectBy: AttachmentError,

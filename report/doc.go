@@ -9,14 +9,14 @@
 //   - [Summarize], which aggregates runs into a [Table] in the layout of
 //     Table 1 of Sarawagi & Gupta (ICML 2008): rows are (task, dataset[,
 //     train fraction]), columns are trainers, and each cell is the mean ±
-//     standard deviation over splits of token error and span F1, e.g.
-//     "12.3±0.8/74.9±1.2" (token error only for tasks without spans, such
-//     as parsing). In a segmentation row whose runs all carry the error
-//     the paper's Table 1 reports for segmentation, the segment loss of its
-//     section 4.3.2 ([Run.SegmentError], [Row.Segment]), that error takes
-//     token error's place and decides the best cell, and the token error
-//     follows on a line of its own; an "error" column then names each
-//     line's error. Runs without it render exactly as they always did.
+//     standard deviation over splits of the metrics its task declares
+//     (package metrics: [Run.Metrics] by name, in the task's table
+//     order), e.g. "12.3±0.8/74.9±1.2" for token error / span F1. A row
+//     shows its first two metrics on its line and each further one on a
+//     line of its own (a segmentation row: segment error / span F1, then
+//     token error), with an "error" column naming each line's first
+//     metric; a metric only some of a row's runs have is left out, with a
+//     warning.
 //     The best cell of each row is marked, and every rendering carries a
 //     legend that says what the cells are, their unit, over how many
 //     splits, and what the marks mean. A cell in which some
@@ -33,8 +33,8 @@
 //     ([Table.WriteMarkdown]), CSV with raw numbers ([Table.WriteCSV]) and
 //     LaTeX with booktabs ([Table.WriteLaTeX]).
 //   - Learning-curve figures in the style of Figures 1 and 2 of the paper
-//     ([Figure], [SaveFigure]): one line per trainer of token error, span
-//     F1, segment error or training time against training size, with ±1
+//     ([Figure], [SaveFigure]): one line per trainer of any metric or
+//     training time against training size, with ±1
 //     standard deviation error bars over splits (the legend says so), written as
 //     PNG, SVG and PDF. Lines are dodged sideways by a small step so that
 //     their bars do not overlap; time axes start at zero. A figure that
@@ -43,8 +43,8 @@
 //     several.
 //   - [ComparePaper], which sets the numbers a paper reports
 //     ([PaperReference]) beside ours from the same [Table], with the
-//     difference ours − paper, taken only between the same quantities
-//     (token error, segment error, span F1), so that a report shows at a
+//     difference ours − paper, taken only between the same metric, so
+//     that a report shows at a
 //     glance what reproduces ([PaperTable.WriteText],
 //     [PaperTable.WriteMarkdown], [PaperTable.WriteCSV]).
 //   - [WriteAll], which writes all of the above and an index.html summary

@@ -14,8 +14,6 @@ import (
 	"testing"
 )
 
-func ptr(x float64) *float64 { return &x }
-
 // fixturePaper is a paper reference for fixtureRuns: values with runs
 // (several splits, one split, a token-only task), values without (a
 // trainer with no runs, a dataset we did not run, a trainer not in the
