@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/maxmargin/repro/metrics"
 	"os"
 	"path/filepath"
 	"slices"
@@ -303,42 +304,47 @@ func (d *PageDir) cell(label, trainer string) (cellView, error) {
 
 func decimal(x float64, decimals int) string { return strconv.FormatFloat(x, 'f', decimals, 64) }
 
-// Err is the row's error: the segment error in a segment row, else the
-// token error.
-func (v cellView) Err() string {
-	if v.row.Segment {
-		return v.Seg()
+// Err is the row's first metric (its error: the segment error in a
+// segmentation row, the attachment error in a parsing row, else the token
+// error); Tok, F1 and Seg are the token error, span F1 and segment error,
+// "-" where the row has none. All with 1 decimal.
+func (v cellView) Err() string { return v.metric(v.row.Lines[0][0]) }
+func (v cellView) Tok() string { return v.metric(metrics.TokenError) }
+func (v cellView) F1() string  { return v.metric(metrics.SpanF1) }
+func (v cellView) Seg() string { return v.metric(metrics.SegmentError) }
+
+func (v cellView) metric(name string) string {
+	s, ok := v.c.Stats[name]
+	if !ok {
+		return "-"
 	}
-	return v.Tok()
+	return decimal(s.Mean, 1)
 }
-func (v cellView) Tok() string { return decimal(v.c.TokenError.Mean, 1) }
-func (v cellView) F1() string  { return decimal(v.c.SpanF1.Mean, 1) }
-func (v cellView) Seg() string { return decimal(v.c.SegmentError.Mean, 1) }
 
 // Num is the mean of metric with the given decimals.
 func (v cellView) Num(metric string, decimals int) (string, error) {
-	switch Metric(metric) {
-	case TokenError:
-		return decimal(v.c.TokenError.Mean, decimals), nil
-	case SpanF1:
-		return decimal(v.c.SpanF1.Mean, decimals), nil
-	case SegmentError:
-		return decimal(v.c.SegmentError.Mean, decimals), nil
+	s, ok := v.c.Stats[metric]
+	if !ok {
+		return "", fmt.Errorf("unknown metric %q (the row has %s)", metric, strings.Join(v.row.Metrics, ", "))
 	}
-	return "", fmt.Errorf("unknown metric %q", metric)
+	return decimal(s.Mean, decimals), nil
 }
 
 // paperView is a paper's value as a reading quotes it.
 type paperView struct {
-	v   PaperValue
-	seg bool
+	v     PaperValue
+	first string // our row's first metric
 }
 
 func (d *PageDir) paperValue(label, trainer string) (paperView, error) {
 	if d.PaperTable != nil {
 		for _, r := range d.PaperTable.Rows {
 			if r.Paper.Trainer == trainer && r.Paper.Dataset+"/"+r.Paper.Task == label {
-				return paperView{r.Paper, r.Segment}, nil
+				first := ""
+				if len(r.lineOne) > 0 {
+					first = r.lineOne[0]
+				}
+				return paperView{r.Paper, first}, nil
 			}
 		}
 	}
@@ -352,16 +358,12 @@ func paperText(x *float64) string {
 	return strconv.FormatFloat(*x, 'f', -1, 64)
 }
 
-// Err is the paper's error of the row's kind (segment error in a segment row).
-func (v paperView) Err() string {
-	if v.seg {
-		return v.Seg()
-	}
-	return v.Tok()
-}
-func (v paperView) Tok() string { return paperText(v.v.TokenError) }
-func (v paperView) Seg() string { return paperText(v.v.SegmentError) }
-func (v paperView) F1() string  { return paperText(v.v.SpanF1) }
+// Err is the paper's value of our row's first metric (segment error in a
+// segmentation row).
+func (v paperView) Err() string { return paperText(v.v.metric(v.first)) }
+func (v paperView) Tok() string { return paperText(v.v.metric(metrics.TokenError)) }
+func (v paperView) Seg() string { return paperText(v.v.metric(metrics.SegmentError)) }
+func (v paperView) F1() string  { return paperText(v.v.metric(metrics.SpanF1)) }
 
 // testView is a paired test as a reading quotes it.
 type testView struct {
@@ -379,17 +381,15 @@ func (d *PageDir) test(label, a, b string, metric Metric) (testView, error) {
 			return testView{}, fmt.Errorf("results/%s: %s vs %s on %s was not tested: %w", d.Dir, a, b, label, pt.Err)
 		}
 		switch {
-		case pt.McNemar != nil && metric == TokenError:
+		case pt.McNemar != nil && metric == pt.McNemarMetric:
 			return testView{fmt.Sprintf("%+.2f", pt.McNemar.MeanDiff), fmt.Sprintf("%.2g", pt.McNemar.P), "McNemar"}, nil
-		case pt.SpanBootstrap != nil && metric == SpanF1:
+		case pt.SpanBootstrap != nil && metric == pt.BootstrapMetric:
 			return testView{fmt.Sprintf("%+.2f", pt.SpanBootstrap.Diff), fmt.Sprintf("%.2g", pt.SpanBootstrap.P), "paired bootstrap"}, nil
-		case pt.McNemar != nil:
-		case metric == TokenError:
-			return ttestView(pt.TokenError), nil
-		case metric == SpanF1 && !pt.TokenOnly:
-			return ttestView(pt.SpanF1), nil
-		case metric == SegmentError && pt.Segment:
-			return ttestView(pt.SegmentError), nil
+		case pt.McNemar != nil || pt.SpanBootstrap != nil:
+		default:
+			if t, ok := pt.TTestOf(metric); ok {
+				return ttestView(t), nil
+			}
 		}
 		return testView{}, fmt.Errorf("results/%s: %s vs %s on %s has no test of %s", d.Dir, a, b, label, metric)
 	}

@@ -26,9 +26,8 @@ func pagesFixture(t *testing.T, section string) (results, readings string) {
 		t.Fatal(err)
 	}
 	opt := fixtureOptions()
-	tok, f1 := 12.3, 74.9
-	spec := Spec{Trainers: opt.Trainers, Comparisons: opt.Comparisons, TokenOnlyTasks: opt.TokenOnlyTasks,
-		Paper: &PaperReference{Source: "A paper, Table 1", Values: []PaperValue{{Dataset: "cora", Task: "sequence", Trainer: "margin", TokenError: &tok, SpanF1: &f1}}}}
+	spec := Spec{Trainers: opt.Trainers, Comparisons: opt.Comparisons,
+		Paper: &PaperReference{Source: "A paper, Table 1", Values: []PaperValue{{Dataset: "cora", Task: "sequence", Trainer: "margin", Metrics: map[string]float64{"token_error": 12.3, "span_f1": 74.9}}}}}
 	if err := WriteSpec(filepath.Join(dir, SpecFile), spec); err != nil {
 		t.Fatal(err)
 	}

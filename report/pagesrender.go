@@ -131,10 +131,11 @@ func (d *PageDir) headlineHTML() htmlTable {
 		ours = append(ours, htmlCell{Text: c.Text, Num: true, Best: c.Best})
 		text := "-"
 		if v, err := d.paperValue(d.Headline.Label, d.Table.Trainers[i]); err == nil {
-			text, havePaper = v.Err(), true
-			if !d.Headline.TokenOnly {
-				text += "/" + v.F1()
+			var parts []string
+			for _, m := range d.Headline.Lines[0] {
+				parts = append(parts, paperText(v.v.metric(m)))
 			}
+			text, havePaper = strings.Join(parts, "/"), true
 		}
 		paper = append(paper, htmlCell{Text: text, Num: true})
 	}
