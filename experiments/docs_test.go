@@ -32,6 +32,10 @@ func schemaKeys(t reflect.Type, prefix string, leaf map[string]bool) []string {
 		if !ok || name == "-" {
 			continue
 		}
+		if opts == "inline" && f.Type.Kind() == reflect.Map {
+			out = append(out, prefix+".<metric>") // paper values by metric name
+			continue
+		}
 		if opts == "inline" || f.Anonymous {
 			out = append(out, schemaKeys(f.Type, prefix, leaf)...)
 			continue
