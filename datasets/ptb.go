@@ -64,10 +64,14 @@ func (t PhraseTree) Leaves() []*PhraseNode {
 }
 
 // Words returns the words of t, and Tags their part-of-speech tags.
-func (t PhraseTree) Words() []string { return leafField(t, func(n *PhraseNode) string { return n.Word }) }
+func (t PhraseTree) Words() []string {
+	return leafField(t, func(n *PhraseNode) string { return n.Word })
+}
 
 // Tags returns the part-of-speech tags of t's words.
-func (t PhraseTree) Tags() []string { return leafField(t, func(n *PhraseNode) string { return n.Label }) }
+func (t PhraseTree) Tags() []string {
+	return leafField(t, func(n *PhraseNode) string { return n.Label })
+}
 
 func leafField(t PhraseTree, f func(*PhraseNode) string) []string {
 	ls := t.Leaves()
