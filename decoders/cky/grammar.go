@@ -83,8 +83,8 @@ type Compiled struct {
 	symbols int // the grammar's and the intermediate symbols
 	// intermediate[s−g.Symbols] describes intermediate symbol s: the
 	// original rule it factors and the position of the suffix it derives.
-	inter  []interSym
-	binary []binRule
+	inter    []interSym
+	binary   []binRule
 	byLeft   [][]int32 // binary rule indices by left symbol
 	byParent [][]int32 // binary rule indices by parent symbol
 	// chains by bottom symbol, including the empty chain of every symbol
