@@ -85,6 +85,9 @@ func (m *Model) Len() int { return len(m.data) }
 // Dim returns the number of weights: one per rule.
 func (m *Model) Dim() int { return m.g.Rules() }
 
+// Instance returns training instance i (read-only).
+func (m *Model) Instance(i int) Instance { return m.data[i] }
+
 // Truth returns instance i's gold tree.
 func (m *Model) Truth(i int) cky.Tree { return m.data[i].Gold }
 
