@@ -111,8 +111,7 @@ func Compile(g Grammar) (*Compiled, error) {
 		suffix string
 	}
 	interID := map[suffixKey]int32{}
-	var unary [][]int32 // unary rule ids by child
-	unary = make([][]int32, g.Symbols)
+	unary := make([][]int32, g.Symbols) // unary rule ids by child
 	for r, rule := range g.Rules {
 		k := len(rule.Kids)
 		if k == 1 {
