@@ -63,6 +63,13 @@
 // @weight declarations) is refused with its file and line.
 // [WriteCRFsuite] writes the format back.
 //
+// # Bracketed treebanks
+//
+// [ReadPhraseTrees] reads Penn Treebank bracketed trees (the .mrg files:
+// an outer unlabelled bracket, (TAG word) pre-terminals) and
+// [WritePhraseTrees] writes them back; [JohnsonPreprocess] strips empty
+// elements, function tags and indices as Johnson (1999) does.
+//
 // # Synthetic data
 //
 // [Synthetic] generates chain-structured sequences from a sticky Markov chain
