@@ -3,10 +3,10 @@ package experiments
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/internal/strictyaml"
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
@@ -448,7 +449,7 @@ type ConfigError = strictyaml.Error
 
 // LoadConfig reads and validates a config file.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readlimit.ReadFile(context.Background(), path, readlimit.ConfigBytes, "config")
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/internal/version"
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
@@ -242,7 +243,7 @@ func removeStaging(dir string) {
 // (a config parsed from memory). It is read once, so the config.yaml copy
 // and the ownership hash describe the same content.
 func readSource(file string) []byte {
-	b, err := os.ReadFile(file)
+	b, err := readlimit.ReadFile(context.Background(), file, readlimit.ConfigBytes, "config")
 	if err != nil {
 		return nil
 	}
@@ -590,11 +591,11 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 		return todo
 	}
 	stale := map[string]map[string]int{} // version → trainer label → units
-	refreshed, unsummed := 0, 0
+	refreshed := 0
 	sharedFrom := map[string]int{} // sibling → units taken from it
 	for i, u := range units {
 		key := u.key()
-		res, noSum, err := r.cache.load(key)
+		res, _, err := r.cache.load(key)
 		invalid := err != nil && !errors.Is(err, errNoUnit)
 		refresh := err == nil && res.Version != r.opt.Version && r.opt.RefreshStale
 		if err != nil || refresh { // no usable unit here: a sibling's, or compute it
@@ -621,9 +622,6 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 			}
 			stale[res.Version][u.display()]++
 		}
-		if noSum {
-			unsummed++
-		}
 		results[i] = res
 	}
 	for _, n := range sharedFrom {
@@ -631,9 +629,6 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 	}
 	r.reportStale(phase, stale, refreshed)
 	r.reportShared(phase, sharedFrom)
-	if unsummed > 0 {
-		r.warnf("%d cached %s unit(s) have no checksum (written before unit files had one): their schema, key and metric ranges were checked, but a hand edit cannot be detected; --force recomputes them", unsummed, phase)
-	}
 	return todo
 }
 
@@ -656,7 +651,7 @@ func (r *runner) share(key string) (unitResult, string, bool) {
 		r.siblings, r.listed = siblingUnitDirs(r.cache.dir), true
 	}
 	for _, dir := range r.siblings {
-		b, err := os.ReadFile(filepath.Join(dir, key+".json"))
+		b, err := readUnitFile(filepath.Join(dir, key+".json"))
 		if err != nil {
 			continue
 		}
