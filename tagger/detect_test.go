@@ -16,8 +16,8 @@ func TestDetectScheme(t *testing.T) {
 	iob2 := "EU NNP B-ORG\nrejects VBZ O\nGerman JJ B-MISC\ncall NN O\n\nPeter NNP B-PER\nBlackburn NNP I-PER\n"
 	for _, tc := range []struct {
 		name, text, scheme string // scheme: given, or "" to detect
-		want                      datasets.Scheme
-		describe, err             string
+		want               datasets.Scheme
+		describe, err      string
 	}{
 		{"iob2", iob2, "", datasets.IOB2, "detected: all 6 tags read; iob1, iobes would read them too (the same chunks)", ""},
 		{"iob1 only", "a X I-PER\nb X B-PER\n", "", datasets.IOB1, "detected: all 2 tags read", ""},
