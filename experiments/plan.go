@@ -112,6 +112,9 @@ func (r *runner) planAll(ctx context.Context) ([]PlannedUnit, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkParts(validation, tests); err != nil {
+		return nil, err
+	}
 	cfgPath, sum, err := r.configRef()
 	if err != nil {
 		return nil, err

@@ -143,6 +143,9 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 	if err != nil {
 		return nil, r.stopped(ctx, err)
 	}
+	if err := r.checkParts(validation, expectedTests); err != nil {
+		return nil, r.stopped(ctx, err)
+	}
 	r.prog = newProgress(opt.Progress, len(validation)+len(expectedTests))
 	defer r.prog.stop()
 	valResults, valErrs := r.execute(ctx, "validation", validation)
@@ -744,31 +747,9 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
 	if err := d.ensureFeatures(ctx); err != nil {
 		return unitResult{}, err
 	}
-	var split datasets.Split
-	var err error
-	var dev []int
-	switch u.SplitKind {
-	case SplitFold:
-		split, err = datasets.FoldSplits(d.folds, u.Split)
-	case SplitFixed:
-		split, dev, err = datasets.PartSplit(d.parts)
-	case SplitFile:
-		split, dev, err = r.fileSplit(u)
-	default:
-		split, err = datasets.SplitAt(len(d.seqs), u.Split, u.TrainFraction, u.Seed)
-	}
+	train, eval, err := r.parts(u)
 	if err != nil {
 		return unitResult{}, err
-	}
-	train, eval := split.Train, split.Test
-	if u.Phase == phaseValidate {
-		// A corpus with a development part chooses on it; any other holds
-		// out part of the training set.
-		if len(dev) > 0 {
-			eval = dev
-		} else {
-			train, eval = datasets.HoldOut(split.Train, u.ValidationFraction, holdOutSeed(u.Seed, u.Split))
-		}
 	}
 	res, err := r.train(ctx, d, u, train, eval)
 	if err != nil {

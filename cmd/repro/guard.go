@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/tagger"
@@ -120,4 +122,39 @@ func firstN(s []string, n int) []string {
 		return s
 	}
 	return append(slices.Clone(s[:n]), fmt.Sprintf("and %d more", len(s)-n))
+}
+
+// maxWordBytes bounds one word of an error message as printed: a value
+// quoted from a hostile input (a 10 MB name) is cut, so that the message
+// stays readable and the line that matters is not lost in it.
+const maxWordBytes = 256
+
+// shortenWords cuts every run of non-space bytes longer than limit to its
+// first limit/2 bytes (on a UTF-8 boundary) and says how long it was.
+func shortenWords(msg string, limit int) string {
+	var b strings.Builder
+	for len(msg) > 0 {
+		i := strings.IndexFunc(msg, unicode.IsSpace)
+		if i < 0 {
+			i = len(msg)
+		}
+		word := msg[:i]
+		if len(word) > limit {
+			cut := limit / 2
+			for cut > 0 && !utf8.RuneStart(word[cut]) {
+				cut--
+			}
+			fmt.Fprintf(&b, "%s… (cut: %d bytes)", word[:cut], len(word))
+		} else {
+			b.WriteString(word)
+		}
+		msg = msg[i:]
+		j := strings.IndexFunc(msg, func(r rune) bool { return !unicode.IsSpace(r) })
+		if j < 0 {
+			j = len(msg)
+		}
+		b.WriteString(msg[:j])
+		msg = msg[j:]
+	}
+	return b.String()
 }
