@@ -48,13 +48,15 @@ func SkipBOM(r io.Reader) io.Reader {
 }
 
 // newLineScanner returns a scanner of r's lines, each at most limit bytes
-// (DefaultMaxLine if limit <= 0), without a byte-order mark at the start.
+// before its LF (DefaultMaxLine if limit <= 0), without a byte-order mark
+// at the start.
 func newLineScanner(r io.Reader, limit int) (*bufio.Scanner, int) {
 	if limit <= 0 {
 		limit = DefaultMaxLine
 	}
 	sc := bufio.NewScanner(SkipBOM(r))
-	sc.Buffer(make([]byte, 0, min(64<<10, limit)), limit)
+	// One byte more than the bound holds a line of limit bytes and its LF.
+	sc.Buffer(make([]byte, 0, min(64<<10, limit+1)), limit+1)
 	return sc, limit
 }
 

@@ -80,7 +80,7 @@ func (m *Model) TagText(ctx context.Context, r io.Reader, w io.Writer, name stri
 	enc := datasets.TextEncoding(m.Format.Charset)
 	maxLine := cmp.Or(m.Format.MaxLine, datasets.DefaultMaxLine)
 	sc := bufio.NewScanner(datasets.SkipBOM(r))
-	sc.Buffer(make([]byte, 0, min(64<<10, maxLine)), maxLine)
+	sc.Buffer(make([]byte, 0, min(64<<10, maxLine+1)), maxLine+1) // a line of maxLine bytes and its LF
 	bw := bufio.NewWriter(w)
 	var (
 		lay       *inputLayout
