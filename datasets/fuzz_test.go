@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"errors"
+	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -211,6 +212,10 @@ func FuzzLineBound(f *testing.F) {
 				return err
 			},
 			"cora": func() error { _, err := ParseCoraMaxLine(strings.NewReader(input), "f.txt", limit); return err },
+			"guard": func() error {
+				_, err := io.ReadAll(LineGuard(SkipBOM(strings.NewReader(input)), "f.txt", limit))
+				return err
+			},
 		}
 		for name, read := range readers {
 			err := read()

@@ -68,3 +68,38 @@ func scanError(name string, line int, err error, limit int) error {
 	}
 	return &ParseError{File: name, Line: line, Msg: "read error", Err: err}
 }
+
+// LineGuard returns a reader of r that fails with a [*ParseError] naming
+// name, the line and a [*LineTooLongError] as soon as a line runs over
+// limit bytes before its LF (DefaultMaxLine if limit <= 0): the bound of
+// the line readers, for a caller that reads a file whole before parsing
+// it (so that a file with no line ends fails at the bound, not at the end
+// of memory).
+func LineGuard(r io.Reader, name string, limit int) io.Reader {
+	if limit <= 0 {
+		limit = DefaultMaxLine
+	}
+	return &lineGuard{r: r, name: name, limit: limit, line: 1}
+}
+
+type lineGuard struct {
+	r          io.Reader
+	name       string
+	limit, run int // run: bytes since the last LF
+	line       int
+}
+
+func (g *lineGuard) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	for _, c := range p[:n] {
+		if c == '\n' {
+			g.line++
+			g.run = 0
+			continue
+		}
+		if g.run++; g.run > g.limit {
+			return n, &ParseError{File: g.name, Line: g.line, Msg: "line too long", Err: &LineTooLongError{Limit: g.limit}}
+		}
+	}
+	return n, err
+}

@@ -1,12 +1,14 @@
 package tagger
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -101,14 +103,21 @@ func ReadData(path string, f Format) (*Data, error) {
 	return ReadDataContext(context.Background(), path, f)
 }
 
-// ReadDataContext is [ReadData] that stops reading once ctx is done. A file
-// over readlimit.DataBytes (decompressed) is an error naming the bound.
+// ReadDataContext is [ReadData] that stops reading once ctx is done. The
+// file is read as a stream, so a line over the format's line bound (see
+// Format.MaxLine) or a file over readlimit.DataBytes (decompressed) is an
+// error naming the bound as soon as it is seen.
 func ReadDataContext(ctx context.Context, path string, f Format) (*Data, error) {
-	b, err := readlimit.ReadFile(ctx, path, readlimit.DataBytes, "data file")
+	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read data: %w", err)
 	}
-	return ParseData(bytes.NewReader(b), filepath.Base(path), f)
+	defer fh.Close()
+	text, err := readAll(ctx, fh, filepath.Base(path), f.MaxLine)
+	if err != nil {
+		return nil, err
+	}
+	return parseText(text, filepath.Base(path), f)
 }
 
 // ParseData reads labelled sequences from r in format f (name names the
@@ -117,10 +126,15 @@ func ReadDataContext(ctx context.Context, path string, f Format) (*Data, error) 
 // columns, its label encoding. Tags that break the encoding's rules are
 // read as conlleval reads them and returned as Data.Repairs.
 func ParseData(r io.Reader, name string, f Format) (*Data, error) {
-	text, err := readAll(r, name)
+	text, err := readAll(context.Background(), r, name, f.MaxLine)
 	if err != nil {
 		return nil, err
 	}
+	return parseText(text, name, f)
+}
+
+// parseText is ParseData on a file's decompressed text.
+func parseText(text []byte, name string, f Format) (*Data, error) {
 	if f.Kind == "" {
 		f.Kind = FormatCoNLL
 		if looksLikeCora(text) {
@@ -184,33 +198,38 @@ func parseCoNLL(text []byte, name string, f Format) (*Data, error) {
 	return &Data{Corpus: c, Format: f, Repairs: repairs, Detection: det}, nil
 }
 
-// readAll reads r whole, decompressing gzip, and drops a UTF-8 byte-order
-// mark at the start. Both the file and its decompressed content are
-// bounded by readlimit.DataBytes.
-func readAll(r io.Reader, name string) ([]byte, error) {
-	b, err := readlimit.ReadAll(context.Background(), r, readlimit.DataBytes, 0)
-	if err != nil {
-		return nil, dataReadError(name, err)
-	}
-	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(b))
+// readAll reads r whole, decompressing gzip and dropping a UTF-8
+// byte-order mark at the start; a line over maxLine bytes (0: the
+// default) or more than readlimit.DataBytes of text are errors as soon as
+// they are read.
+func readAll(ctx context.Context, r io.Reader, name string, maxLine int) ([]byte, error) {
+	br := bufio.NewReader(r)
+	var src io.Reader = br
+	if b, _ := br.Peek(2); len(b) == 2 && b[0] == 0x1f && b[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		if b, err = readlimit.ReadAll(context.Background(), zr, readlimit.DataBytes, 0); err != nil {
-			return nil, dataReadError(name, err)
-		}
+		src = zr
 	}
-	return bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF")), nil
+	b, err := readlimit.ReadAll(ctx, datasets.LineGuard(datasets.SkipBOM(src), name, maxLine), readlimit.DataBytes, 0)
+	if err != nil {
+		return nil, dataReadError(name, err)
+	}
+	return b, nil
 }
 
 // dataReadError names the file in a read error, and the bound in a
 // readlimit.TooLargeError.
 func dataReadError(name string, err error) error {
 	var tl *readlimit.TooLargeError
-	if errors.As(err, &tl) {
+	var pe *datasets.ParseError
+	switch {
+	case errors.As(err, &tl):
 		tl.Name, tl.What = name, "data file (decompressed)"
 		return tl
+	case errors.As(err, &pe): // names the file and line already
+		return err
 	}
 	return fmt.Errorf("%s: %w", name, err)
 }
