@@ -61,7 +61,7 @@ func LoadTreebank(path string) (*Treebank, error) {
 // that do not form a tree rooted at 0 (a cycle) are errors with file and
 // line.
 func ReadTreebank(r io.Reader, name string) (*Treebank, error) {
-	sc, limit := newLineScanner(r, 1<<24)
+	sc, limit := newLineScanner(r, TreebankMaxLine)
 	tb := &Treebank{Name: name}
 	var cur *Tree
 	var pending []string

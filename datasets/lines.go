@@ -14,6 +14,10 @@ import (
 // file with no line ends) before it fills memory.
 const DefaultMaxLine = 1 << 20
 
+// TreebankMaxLine bounds one line of a CoNLL-X or CoNLL-U treebank, whose
+// comment lines may hold a whole document's text.
+const TreebankMaxLine = 16 << 20
+
 // LineTooLongError reports a line longer than a reader's bound; it is the
 // Err of a [*ParseError] naming the file and line.
 type LineTooLongError struct{ Limit int }

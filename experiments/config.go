@@ -699,9 +699,9 @@ func (c *Config) validate() error {
 	return nil
 }
 
-// maxNameBytes is the longest name validName accepts: the longest file
+// MaxNameBytes is the longest config name accepted: the longest file
 // name most file systems allow.
-const maxNameBytes = 255
+const MaxNameBytes = 255
 
 // validName accepts names that are safe as one directory name under
 // results/: the output directory is results/<name>.
@@ -711,8 +711,8 @@ func validName(name string) error {
 		return errors.New("must not be empty (omit it to use the file name)")
 	case strings.HasPrefix(name, "."):
 		return fmt.Errorf("%q starts with '.'", name)
-	case len(name) > maxNameBytes:
-		return fmt.Errorf("%d bytes long; the name is a directory name under results/, of at most %d bytes", len(name), maxNameBytes)
+	case len(name) > MaxNameBytes:
+		return fmt.Errorf("%d bytes long; the name is a directory name under results/, of at most %d bytes", len(name), MaxNameBytes)
 	}
 	for _, r := range name {
 		if r == '/' || r == '\\' || unicode.IsControl(r) || unicode.IsSpace(r) {

@@ -181,7 +181,7 @@ func ReadPlan(path string) ([]PlannedUnit, error) {
 	defer f.Close()
 	var out []PlannedUnit
 	sc := bufio.NewScanner(readlimit.LimitReader(f, readlimit.PlanBytes, path, "plan"))
-	sc.Buffer(make([]byte, 64<<10), planLineBytes)
+	sc.Buffer(make([]byte, 64<<10), PlanLineBytes)
 	for sc.Scan() {
 		var p PlannedUnit
 		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
@@ -197,7 +197,7 @@ func ReadPlan(path string) ([]PlannedUnit, error) {
 		out = append(out, p)
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return nil, fmt.Errorf("%s:%d: a line longer than %s (not a plan repro wrote)", path, len(out)+1, readlimit.Size(planLineBytes))
+		return nil, fmt.Errorf("%s:%d: a line longer than %s (not a plan repro wrote)", path, len(out)+1, readlimit.Size(PlanLineBytes))
 	} else if err != nil {
 		return nil, fmt.Errorf("reading plan %s: %w", path, err)
 	}
@@ -207,8 +207,8 @@ func ReadPlan(path string) ([]PlannedUnit, error) {
 	return out, nil
 }
 
-// planLineBytes bounds one line of a plan (a unit's spec: a few KiB).
-const planLineBytes = 16 << 20
+// PlanLineBytes bounds one line of a plan (a unit's spec: a few KiB).
+const PlanLineBytes = 16 << 20
 
 // LoadPlanConfig loads the config a plan was made from and checks that
 // its content is unchanged since.
