@@ -119,7 +119,10 @@ func hostileCases() []hostileCase {
 	trainTo := func(out, in string) []string { return append(append([]string{}, train...), "-o", out, in) }
 	return []hostileCase{
 		{name: "output is the input", exit: 1, quick: true, want: []string{"-o v.txt is the input file v.txt"},
-			setup: func(t *testing.T, dir string) []string { write(t, dir, "v.txt", data); return trainTo("v.txt", "v.txt") },
+			setup: func(t *testing.T, dir string) []string {
+				write(t, dir, "v.txt", data)
+				return trainTo("v.txt", "v.txt")
+			},
 			check: func(t *testing.T, dir string) { unchanged(t, filepath.Join(dir, "v.txt"), data) }},
 		{name: "output is a hard link to the input", exit: 1, quick: true, want: []string{"-o w.txt is the input file v.txt"},
 			setup: func(t *testing.T, dir string) []string {
