@@ -2,8 +2,11 @@ package experiments
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/report"
 )
 
 // parts returns the sequences unit u trains on and evaluates on: its
@@ -70,6 +73,33 @@ func (r *runner) checkParts(phases ...[]unitSpec) error {
 			}
 			return fmt.Errorf("%s: dataset %q has %d sequences: split %d with train_fraction %g leaves %d to train on and %d to %s; every unit needs at least one of each: give the dataset more sequences, or change splits.train_fractions",
 				r.cfg.File(), u.Dataset, len(r.dataset(u.Dataset).seqs), u.Split, u.TrainFraction, len(train), len(eval), what)
+		}
+	}
+	return nil
+}
+
+// outputNames are files a run writes into its output directory (and into
+// PartialDir) whatever the config: none may be the config itself.
+var outputNames = []string{"config.yaml", report.RunsFile, "report.json", "index.html", CostFile}
+
+// checkConfigNotOutput refuses a run whose outputs would replace its own
+// config file (repro run --out DIR DIR/config.yaml would overwrite the
+// user's config with the effective one), compared by identity so that a
+// link counts too.
+func checkConfigNotOutput(config, outDir string) error {
+	if config == "" {
+		return nil
+	}
+	st, err := os.Stat(config)
+	if err != nil {
+		return nil // a config parsed from memory, or gone: nothing to protect
+	}
+	for _, dir := range []string{outDir, filepath.Join(outDir, PartialDir)} {
+		for _, name := range outputNames {
+			out := filepath.Join(dir, name)
+			if ost, err := os.Stat(out); err == nil && os.SameFile(st, ost) {
+				return fmt.Errorf("the config %s is %s, which the run writes: running would replace it; copy the config elsewhere, or give another --out", config, out)
+			}
 		}
 	}
 	return nil

@@ -108,6 +108,9 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("run cancelled before it started (%w)", err)
 	}
+	if err := checkConfigNotOutput(cfg.file, opt.OutDir); err != nil {
+		return nil, err
+	}
 	// Preflight: everything that can fail without training fails here.
 	lock, err := acquireLock(opt.OutDir, func(msg string) {
 		if opt.Progress != nil {

@@ -26,8 +26,8 @@ type hostileCase struct {
 }
 
 // TestHostileInputs drives the built binary with the inputs of issue 42's
-// table (rows 1, 2, 5, 6, 8, 10, 12, 13, 16; 7 and 15 are tested in
-// experiments and slurm_test.go) and checks the error and that nothing
+// table (rows 1, 2, 5, 6, 7, 8, 10, 12, 13, 16; 15 is tested in
+// slurm_test.go) and checks the error and that nothing
 // was lost.
 func TestHostileInputs(t *testing.T) {
 	if testing.Short() {
@@ -140,6 +140,15 @@ func hostileCases() []hostileCase {
 				return []string{"tag", "-m", "m.repro", "v.txt"}
 			},
 			check: func(t *testing.T, dir string) { unchanged(t, filepath.Join(dir, "v.txt"), data) }},
+		{name: "config in its output directory", exit: 1, want: []string{"the config out/config.yaml is out/config.yaml, which the run writes"},
+			setup: func(t *testing.T, dir string) []string {
+				os.Mkdir(filepath.Join(dir, "out"), 0o755)
+				write(t, dir, "out/config.yaml", "datasets: [{name: synthetic}]\ntrainers: [{name: perceptron}]\n")
+				return []string{"run", "--out", "out", "out/config.yaml"}
+			},
+			check: func(t *testing.T, dir string) {
+				unchanged(t, filepath.Join(dir, "out", "config.yaml"), "datasets: [{name: synthetic}]\ntrainers: [{name: perceptron}]\n")
+			}},
 		{name: "config is /dev/zero", exit: 1, want: []string{"/dev/zero: larger than the 4 MiB bound for a config"},
 			setup: func(t *testing.T, dir string) []string { return []string{"run", "--out", "out", "/dev/zero"} }},
 		{name: "data file is /dev/zero", exit: 1, quick: true, want: []string{"zero:1: line too long: over the 1 MiB bound on one line (--max-line raises the bound)"},
