@@ -15,8 +15,8 @@ import (
 	"slices"
 
 	"github.com/maxmargin/repro/internal/atomicfile"
-	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/internal/readlimit"
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
