@@ -261,7 +261,7 @@ func hostileCases() []hostileCase {
 				write(t, dir, "c.yaml", "datasets: [{name: "+strings.Repeat("b", 3000000)+"}]\ntrainers: [{name: perceptron}]\n")
 				return []string{"run", "--out", "out", "c.yaml"}
 			}},
-		{name: "unit file without its checksum", exit: 0, want: []string{"has no checksum, so an edit cannot be ruled out; recomputing it"},
+		{name: "unit file without its checksum", exit: 0, want: []string{"has no checksum, so an edit cannot be ruled out; recomputing it", "1 units computed, 0 from cache"},
 			setup: func(t *testing.T, dir string) []string {
 				write(t, dir, "c.yaml", "datasets: [{name: synthetic, synthetic: {sequences: 20}}]\nsplits: {count: 1}\ntrainers: [{name: perceptron}]\n")
 				args := []string{"run", "--out", "out", "c.yaml"}
@@ -274,7 +274,12 @@ func hostileCases() []hostileCase {
 						t.Fatal(err)
 					}
 					delete(fields, "checksum")
-					fields["token_error"] = json.RawMessage("0")
+					var metrics map[string]float64
+					if err := json.Unmarshal(fields["metrics"], &metrics); err != nil || len(metrics) == 0 {
+						t.Fatalf("unit file %s: no metrics (%v)", u, err)
+					}
+					metrics["token_error"] = 0 // the edit
+					fields["metrics"], _ = json.Marshal(metrics)
 					b, _ = json.Marshal(fields)
 					os.WriteFile(u, b, 0o644)
 				}
@@ -282,7 +287,7 @@ func hostileCases() []hostileCase {
 			},
 			check: func(t *testing.T, dir string) {
 				b, _ := os.ReadFile(filepath.Join(dir, "out", "runs.jsonl"))
-				if bytes.Contains(b, []byte(`"token_error":0,`)) {
+				if len(b) == 0 || bytes.Contains(b, []byte(`"token_error":0,`)) || bytes.Contains(b, []byte(`"token_error":0}`)) {
 					t.Error("the edited number reached runs.jsonl")
 				}
 			}},
