@@ -67,6 +67,8 @@ type CoNLLFormat struct {
 	// Repair reads tags that break the scheme's rules as conlleval does
 	// (see [Scheme]) and returns them as repairs instead of failing.
 	Repair bool
+	// MaxLine bounds one line in bytes; 0: [DefaultMaxLine].
+	MaxLine int
 }
 
 // layout is a resolved CoNLLFormat.Columns for files of n columns.
@@ -279,8 +281,7 @@ func (p *conllParser) fail(line int, field, format string, args ...any) error {
 }
 
 func (p *conllParser) read(r io.Reader) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
+	sc, limit := newLineScanner(r, p.f.MaxLine)
 	var fields []string
 	for sc.Scan() {
 		p.lineNo++
@@ -306,7 +307,7 @@ func (p *conllParser) read(r io.Reader) error {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return &ParseError{File: p.name, Line: p.lineNo + 1, Msg: "read error", Err: err}
+		return scanError(p.name, p.lineNo+1, err, limit)
 	}
 	return p.endSentence()
 }

@@ -61,8 +61,7 @@ func LoadTreebank(path string) (*Treebank, error) {
 // that do not form a tree rooted at 0 (a cycle) are errors with file and
 // line.
 func ReadTreebank(r io.Reader, name string) (*Treebank, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<24)
+	sc, limit := newLineScanner(r, TreebankMaxLine)
 	tb := &Treebank{Name: name}
 	var cur *Tree
 	var pending []string
@@ -144,7 +143,7 @@ func ReadTreebank(r io.Reader, name string) (*Treebank, error) {
 		headLines = append(headLines, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, scanError(name, line+1, err, limit)
 	}
 	if err := finish(); err != nil {
 		return nil, err

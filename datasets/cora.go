@@ -1,7 +1,6 @@
 package datasets
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -16,10 +15,6 @@ const (
 	newReferenceTag = "NEWREFERENCE"
 	newReference    = "<" + newReferenceTag + ">"
 )
-
-// maxLineBytes bounds one input line; real references are under 1 KiB, so
-// this only guards against runaway input.
-const maxLineBytes = 1 << 20
 
 // CoraLabels returns the 13 Cora field labels in label-id order: the tag
 // names sorted alphabetically. A fresh slice is returned on every call.
@@ -76,6 +71,12 @@ func LoadCora(path string) (*Corpus, error) {
 // Lines outside references that are blank are ignored; any other departure
 // from the format is a [*ParseError].
 func ParseCora(r io.Reader, name string) (*Corpus, error) {
+	return ParseCoraMaxLine(r, name, 0)
+}
+
+// ParseCoraMaxLine is [ParseCora] with a bound on one line other than
+// [DefaultMaxLine] (if maxLine > 0).
+func ParseCoraMaxLine(r io.Reader, name string, maxLine int) (*Corpus, error) {
 	labels := CoraLabels()
 	ids := make(map[string]int, len(labels))
 	for i, l := range labels {
@@ -83,8 +84,7 @@ func ParseCora(r io.Reader, name string) (*Corpus, error) {
 	}
 	c := &Corpus{Name: "cora", Labels: labels}
 
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), maxLineBytes)
+	sc, limit := newLineScanner(r, maxLine)
 	lineNo := 0
 	pending := 0 // line of a <NEWREFERENCE> still waiting for its reference
 	for sc.Scan() {
@@ -112,7 +112,7 @@ func ParseCora(r io.Reader, name string) (*Corpus, error) {
 		c.Sequences = append(c.Sequences, seq)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &ParseError{File: name, Line: lineNo + 1, Msg: "read error", Err: err}
+		return nil, scanError(name, lineNo+1, err, limit)
 	}
 	if pending != 0 {
 		return nil, &ParseError{File: name, Line: pending, Msg: newReference + " with no reference after it"}

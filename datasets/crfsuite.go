@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -146,7 +147,8 @@ type crfsuiteSeq struct {
 
 // readCRFsuite reads one file; see [ParseCRFsuite] for the rules.
 func readCRFsuite(r io.Reader, name string) (*crfsuiteRaw, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	sc, limit := newLineScanner(r, 0)
+	sc.Split(scanLinesKeepCR)
 	out := &crfsuiteRaw{name: name, labels: map[string]bool{}}
 	fail := func(line int, format string, args ...any) error {
 		return &ParseError{File: name, Line: line, Msg: fmt.Sprintf(format, args...)}
@@ -154,16 +156,9 @@ func readCRFsuite(r io.Reader, name string) (*crfsuiteRaw, error) {
 	var cur crfsuiteSeq
 	seen := map[string]int{}   // attribute → its position in the current item
 	lineNo, blankSince := 0, 0 // blankSince: the first of the blank lines just read (0: none)
-	for {
-		text, err := br.ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, &ParseError{File: name, Line: lineNo + 1, Msg: "read error", Err: err}
-		}
-		if text == "" && err != nil {
-			break
-		}
+	for sc.Scan() {
 		lineNo++
-		text = strings.TrimSuffix(text, "\n")
+		text := sc.Text()
 		switch {
 		case strings.ContainsRune(text, '\r'):
 			return nil, fail(lineNo, "carriage return: CRFsuite would read it as part of a label or attribute; convert CRLF line ends to LF")
@@ -197,6 +192,9 @@ func readCRFsuite(r io.Reader, name string) (*crfsuiteRaw, error) {
 			return nil, err
 		}
 		out.labels[cur.labels[len(cur.labels)-1]] = true
+	}
+	if err := sc.Err(); err != nil {
+		return nil, scanError(name, lineNo+1, err, limit)
 	}
 	if len(cur.labels) > 0 {
 		out.seqs = append(out.seqs, cur)
@@ -416,3 +414,18 @@ func checkCRFsuiteName(s string) error {
 var crfsuiteEscaper = strings.NewReplacer(`\`, `\\`, `:`, `\:`)
 
 func escapeCRFsuite(s string) string { return crfsuiteEscaper.Replace(s) }
+
+// scanLinesKeepCR splits at LF only, keeping a CR before it (which the
+// CRFsuite reader refuses, as CRFsuite would read it into a field).
+func scanLinesKeepCR(data []byte, atEOF bool) (int, []byte, error) {
+	if atEOF && len(data) == 0 {
+		return 0, nil, nil
+	}
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}

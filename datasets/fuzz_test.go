@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"errors"
+	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -182,6 +183,53 @@ func FuzzParseCRFsuite(f *testing.F) {
 		}
 		if !reflect.DeepEqual(again, c) || !reflect.DeepEqual(againAttrs, a) {
 			t.Fatalf("re-read differs:\n%+v %+v\n%+v %+v", again, againAttrs, c, a)
+		}
+	})
+}
+
+// FuzzLineBound checks the line bound of the line readers on arbitrary
+// input and bounds: a line is refused (a *LineTooLongError naming it) if
+// and only if it is the first of more than the bound's bytes before its
+// LF (a leading byte-order mark not counted), unless the reader stopped at
+// an earlier line for another reason; every error is a *ParseError.
+func FuzzLineBound(f *testing.F) {
+	f.Add("EU NNP B-ORG\nrejects VBZ O\n", uint8(8))
+	f.Add("\xEF\xBB\xBFEU B-ORG\n", uint8(8))
+	f.Add("a O\r\nbbbbbbbb O\n", uint8(3))
+	f.Add("<NEWREFERENCE>\n<author> A </author>\n", uint8(20))
+	f.Fuzz(func(t *testing.T, input string, bound uint8) {
+		limit := int(bound) + 1
+		first := 0 // the first line over the bound, 1-based
+		for i, line := range strings.Split(strings.TrimPrefix(input, "\xEF\xBB\xBF"), "\n") {
+			if len(line) > limit {
+				first = i + 1
+				break
+			}
+		}
+		readers := map[string]func() error{
+			"conll": func() error {
+				_, _, err := ParseCoNLL(strings.NewReader(input), "f.txt", CoNLLFormat{Scheme: IOB2, Repair: true, MaxLine: limit})
+				return err
+			},
+			"cora": func() error { _, err := ParseCoraMaxLine(strings.NewReader(input), "f.txt", limit); return err },
+			"guard": func() error {
+				_, err := io.ReadAll(LineGuard(SkipBOM(strings.NewReader(input)), "f.txt", limit))
+				return err
+			},
+		}
+		for name, read := range readers {
+			err := read()
+			var pe *ParseError
+			if err != nil && !errors.As(err, &pe) {
+				t.Fatalf("%s: error %v is not a *ParseError", name, err)
+			}
+			var tl *LineTooLongError
+			switch tooLong := errors.As(err, &tl); {
+			case tooLong && (pe.Line != first || tl.Limit != limit):
+				t.Fatalf("%s: %v, but the first line over %d bytes is %d", name, err, limit, first)
+			case !tooLong && first > 0 && (err == nil || pe.Line > first):
+				t.Fatalf("%s: line %d is over %d bytes, yet: %v", name, first, limit, err)
+			}
 		}
 	})
 }

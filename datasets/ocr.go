@@ -153,8 +153,7 @@ type ocrLetter struct {
 
 // readOCRLetters parses every non-blank line into a letter.
 func readOCRLetters(r io.Reader, name string) ([]ocrLetter, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), maxLineBytes)
+	sc, limit := newLineScanner(r, 0)
 	var letters []ocrLetter
 	pixels := make([]byte, OCRPixels)
 	lineNo := 0
@@ -175,7 +174,9 @@ func readOCRLetters(r io.Reader, name string) ([]ocrLetter, error) {
 		}
 		letters = append(letters, l)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, scanError(name, lineNo+1, err, limit)
+	} else if err != nil {
 		return nil, readError(name, lineNo+1, err)
 	}
 	if len(letters) == 0 {

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
@@ -9,12 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/maxmargin/repro/internal/readlimit"
 )
 
 // SplitFile is a list of explicit train/test splits read from a file
@@ -97,7 +99,7 @@ func (s FileSplit) Hash() string {
 // be held out). Errors are [*ParseError]s naming the file, the line and
 // the field (e.g. splits[3].test[7]).
 func ReadSplitFile(path string) (*SplitFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := readlimit.ReadFile(context.Background(), path, readlimit.SplitBytes, "split file")
 	if err != nil {
 		return nil, fmt.Errorf("reading split file: %w", err)
 	}

@@ -3,10 +3,10 @@ package experiments
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/internal/strictyaml"
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
@@ -448,7 +449,7 @@ type ConfigError = strictyaml.Error
 
 // LoadConfig reads and validates a config file.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readlimit.ReadFile(context.Background(), path, readlimit.ConfigBytes, "config")
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
@@ -698,6 +699,10 @@ func (c *Config) validate() error {
 	return nil
 }
 
+// MaxNameBytes is the longest config name accepted: the longest file
+// name most file systems allow.
+const MaxNameBytes = 255
+
 // validName accepts names that are safe as one directory name under
 // results/: the output directory is results/<name>.
 func validName(name string) error {
@@ -706,6 +711,8 @@ func validName(name string) error {
 		return errors.New("must not be empty (omit it to use the file name)")
 	case strings.HasPrefix(name, "."):
 		return fmt.Errorf("%q starts with '.'", name)
+	case len(name) > MaxNameBytes:
+		return fmt.Errorf("%d bytes long; the name is a directory name under results/, of at most %d bytes", len(name), MaxNameBytes)
 	}
 	for _, r := range name {
 		if r == '/' || r == '\\' || unicode.IsControl(r) || unicode.IsSpace(r) {

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/maxmargin/repro/internal/atomicfile"
+	"github.com/maxmargin/repro/internal/readlimit"
 )
 
 // PlanFile is the plan's file name in an output directory; the store its
@@ -111,6 +112,9 @@ func (r *runner) planAll(ctx context.Context) ([]PlannedUnit, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkParts(validation, tests); err != nil {
+		return nil, err
+	}
 	cfgPath, sum, err := r.configRef()
 	if err != nil {
 		return nil, err
@@ -143,7 +147,7 @@ func (r *runner) planAll(ctx context.Context) ([]PlannedUnit, error) {
 // configRef names the config file relative to the output directory (as
 // .owner.json does) and hashes its content.
 func (r *runner) configRef() (path, sum string, err error) {
-	src, err := os.ReadFile(r.cfg.file)
+	src, err := readlimit.ReadFile(context.Background(), r.cfg.file, readlimit.ConfigBytes, "config")
 	if err != nil {
 		return "", "", fmt.Errorf("a plan needs its config file: %w", err)
 	}
@@ -176,8 +180,8 @@ func ReadPlan(path string) ([]PlannedUnit, error) {
 	}
 	defer f.Close()
 	var out []PlannedUnit
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	sc := bufio.NewScanner(readlimit.LimitReader(f, readlimit.PlanBytes, path, "plan"))
+	sc.Buffer(make([]byte, 64<<10), PlanLineBytes)
 	for sc.Scan() {
 		var p PlannedUnit
 		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
@@ -192,7 +196,9 @@ func ReadPlan(path string) ([]PlannedUnit, error) {
 		p.Spec.Threads = p.Threads
 		out = append(out, p)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: a line longer than %s (not a plan repro wrote)", path, len(out)+1, readlimit.Size(PlanLineBytes))
+	} else if err != nil {
 		return nil, fmt.Errorf("reading plan %s: %w", path, err)
 	}
 	if len(out) == 0 {
@@ -201,6 +207,9 @@ func ReadPlan(path string) ([]PlannedUnit, error) {
 	return out, nil
 }
 
+// PlanLineBytes bounds one line of a plan (a unit's spec: a few KiB).
+const PlanLineBytes = 16 << 20
+
 // LoadPlanConfig loads the config a plan was made from and checks that
 // its content is unchanged since.
 func LoadPlanConfig(planPath string, p PlannedUnit) (*Config, error) {
@@ -208,7 +217,7 @@ func LoadPlanConfig(planPath string, p PlannedUnit) (*Config, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(planPath), path)
 	}
-	src, err := os.ReadFile(path)
+	src, err := readlimit.ReadFile(context.Background(), path, readlimit.ConfigBytes, "config")
 	if err != nil {
 		return nil, fmt.Errorf("the config of plan %s: %w", planPath, err)
 	}

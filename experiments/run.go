@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/internal/version"
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
@@ -107,6 +108,9 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("run cancelled before it started (%w)", err)
 	}
+	if err := checkConfigNotOutput(cfg.file, opt.OutDir); err != nil {
+		return nil, err
+	}
 	// Preflight: everything that can fail without training fails here.
 	lock, err := acquireLock(opt.OutDir, func(msg string) {
 		if opt.Progress != nil {
@@ -140,6 +144,9 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 	// known before it starts (the ETA covers both phases).
 	expectedTests, err := r.plan(ctx, phaseTest, anyChoice(validation))
 	if err != nil {
+		return nil, r.stopped(ctx, err)
+	}
+	if err := r.checkParts(validation, expectedTests); err != nil {
 		return nil, r.stopped(ctx, err)
 	}
 	r.prog = newProgress(opt.Progress, len(validation)+len(expectedTests))
@@ -242,7 +249,7 @@ func removeStaging(dir string) {
 // (a config parsed from memory). It is read once, so the config.yaml copy
 // and the ownership hash describe the same content.
 func readSource(file string) []byte {
-	b, err := os.ReadFile(file)
+	b, err := readlimit.ReadFile(context.Background(), file, readlimit.ConfigBytes, "config")
 	if err != nil {
 		return nil
 	}
@@ -590,11 +597,11 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 		return todo
 	}
 	stale := map[string]map[string]int{} // version → trainer label → units
-	refreshed, unsummed := 0, 0
+	refreshed := 0
 	sharedFrom := map[string]int{} // sibling → units taken from it
 	for i, u := range units {
 		key := u.key()
-		res, noSum, err := r.cache.load(key)
+		res, _, err := r.cache.load(key)
 		invalid := err != nil && !errors.Is(err, errNoUnit)
 		refresh := err == nil && res.Version != r.opt.Version && r.opt.RefreshStale
 		if err != nil || refresh { // no usable unit here: a sibling's, or compute it
@@ -621,9 +628,6 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 			}
 			stale[res.Version][u.display()]++
 		}
-		if noSum {
-			unsummed++
-		}
 		results[i] = res
 	}
 	for _, n := range sharedFrom {
@@ -631,9 +635,6 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 	}
 	r.reportStale(phase, stale, refreshed)
 	r.reportShared(phase, sharedFrom)
-	if unsummed > 0 {
-		r.warnf("%d cached %s unit(s) have no checksum (written before unit files had one): their schema, key and metric ranges were checked, but a hand edit cannot be detected; --force recomputes them", unsummed, phase)
-	}
 	return todo
 }
 
@@ -656,7 +657,7 @@ func (r *runner) share(key string) (unitResult, string, bool) {
 		r.siblings, r.listed = siblingUnitDirs(r.cache.dir), true
 	}
 	for _, dir := range r.siblings {
-		b, err := os.ReadFile(filepath.Join(dir, key+".json"))
+		b, err := readUnitFile(filepath.Join(dir, key+".json"))
 		if err != nil {
 			continue
 		}
@@ -749,31 +750,9 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
 	if err := d.ensureFeatures(ctx); err != nil {
 		return unitResult{}, err
 	}
-	var split datasets.Split
-	var err error
-	var dev []int
-	switch u.SplitKind {
-	case SplitFold:
-		split, err = datasets.FoldSplits(d.folds, u.Split)
-	case SplitFixed:
-		split, dev, err = datasets.PartSplit(d.parts)
-	case SplitFile:
-		split, dev, err = r.fileSplit(u)
-	default:
-		split, err = datasets.SplitAt(len(d.seqs), u.Split, u.TrainFraction, u.Seed)
-	}
+	train, eval, err := r.parts(u)
 	if err != nil {
 		return unitResult{}, err
-	}
-	train, eval := split.Train, split.Test
-	if u.Phase == phaseValidate {
-		// A corpus with a development part chooses on it; any other holds
-		// out part of the training set.
-		if len(dev) > 0 {
-			eval = dev
-		} else {
-			train, eval = datasets.HoldOut(split.Train, u.ValidationFraction, holdOutSeed(u.Seed, u.Split))
-		}
 	}
 	res, err := r.train(ctx, d, u, train, eval)
 	if err != nil {

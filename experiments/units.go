@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"slices"
 
 	"github.com/maxmargin/repro/internal/atomicfile"
+	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/tagger"
@@ -253,19 +255,30 @@ func (c unitCache) preflight() error {
 // unit not yet computed, as opposed to an invalid file).
 var errNoUnit = errors.New("not cached")
 
+// errNoChecksum reports a unit file without its checksum. Its schema, key
+// and metric ranges may all be valid, but nothing shows that its numbers
+// were not edited (removing the checksum is the one edit a checksum
+// cannot catch), so it is not trusted: the unit is computed again.
+var errNoChecksum = errors.New("has no checksum, so an edit cannot be ruled out")
+
 // load returns the cached result of key. It fails with errNoUnit when there
 // is no file, and with a reason naming what is wrong when the file exists
-// but cannot be trusted (see unitResult.validate). unsummed reports a valid
-// file written before unit files carried a checksum.
-func (c unitCache) load(key string) (res unitResult, unsummed bool, err error) {
-	b, err := os.ReadFile(c.path(key))
+// but cannot be trusted (see unitResult.validate), errNoChecksum among
+// them. The middle result is always false: a file without a checksum is
+// an error here.
+func (c unitCache) load(key string) (unitResult, bool, error) {
+	b, err := readUnitFile(c.path(key))
 	if errors.Is(err, fs.ErrNotExist) {
 		return unitResult{}, false, errNoUnit
 	}
 	if err != nil {
 		return unitResult{}, false, err
 	}
-	return decodeUnit(b, key)
+	res, unsummed, err := decodeUnit(b, key)
+	if err == nil && unsummed {
+		return unitResult{}, false, errNoChecksum
+	}
+	return res, false, err
 }
 
 // requiredFields are the members every unit file must have, non-null: a
@@ -425,6 +438,11 @@ func encodeUnit(r unitResult) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, '\n'), nil
+}
+
+// readUnitFile reads a unit file, bounded (a unit file is under 1 MiB).
+func readUnitFile(path string) ([]byte, error) {
+	return readlimit.ReadFile(context.Background(), path, readlimit.UnitBytes, "unit file")
 }
 
 // writeFileAtomic is the shared atomic writer (files 0644).

@@ -144,9 +144,11 @@ func jsonNumber(t *testing.T, v float64) string {
 	return string(b)
 }
 
-// Unit files written before checksums existed are reused, with a warning
-// that says they cannot be checked for edits.
-func TestRunReusesUnitsWithoutChecksumWithWarning(t *testing.T) {
+// A unit file without its checksum (written before unit files had one, or
+// one whose checksum was removed along with an edit) is not trusted: it is
+// computed again, with a warning naming the file, and the edited number
+// does not reach the results.
+func TestRunRecomputesUnitsWithoutChecksum(t *testing.T) {
 	t.Parallel()
 	cfg := mustConfig(t, smallConfig)
 	dir := t.TempDir()
@@ -168,12 +170,18 @@ func TestRunReusesUnitsWithoutChecksumWithWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Computed != 0 || out.Cached != 12 {
-		t.Errorf("computed %d, cached %d; want 0 and 12", out.Computed, out.Cached)
+	if out.Computed != 12 || out.Cached != 0 {
+		t.Errorf("computed %d, cached %d; want 12 and 0", out.Computed, out.Cached)
 	}
-	for _, want := range []string{"8 cached validation unit(s) have no checksum", "4 cached test unit(s) have no checksum"} {
-		if !strings.Contains(log.String(), want) {
+	for _, p := range paths[:1] {
+		if want := p + ": has no checksum, so an edit cannot be ruled out; recomputing it"; !strings.Contains(log.String(), want) {
 			t.Errorf("no %q in:\n%s", want, log.String())
+		}
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(b, []byte(`"checksum"`)) {
+			t.Errorf("%s not rewritten with a checksum (%v)", p, err)
 		}
 	}
 }

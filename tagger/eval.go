@@ -31,6 +31,18 @@ type Evaluation struct {
 	// Segments holds the section 4.3.2 segment error of a segmentation
 	// model (nil otherwise).
 	Segments *metrics.Counts
+	// Unseen counts, per label of the data that is not one of the model's,
+	// the tokens that carry it: each is an error whatever the model does.
+	Unseen map[string]int
+}
+
+// UnseenTokens is the number of tokens whose label the model does not know.
+func (e *Evaluation) UnseenTokens() int {
+	n := 0
+	for _, k := range e.Unseen {
+		n += k
+	}
+	return n
 }
 
 // TokenError returns the percentage of tokens labelled wrongly.
@@ -76,6 +88,12 @@ func (m *Model) Evaluate(ctx context.Context, d *Data) (*Evaluation, error) {
 		for t := range truth {
 			if truth[t] != pred.Labels[t] {
 				e.TokenErrors++
+			}
+			if truth[t] >= len(m.Labels) {
+				if e.Unseen == nil {
+					e.Unseen = map[string]int{}
+				}
+				e.Unseen[names[truth[t]]]++
 			}
 		}
 		var err error

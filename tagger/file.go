@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/atomicfile"
+	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/models/segment"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -137,11 +139,37 @@ func (m *Model) SaveFile(path string) error {
 
 // LoadFile reads a model file written by [Model.SaveFile].
 func LoadFile(path string) (*Model, error) {
-	b, err := os.ReadFile(path)
+	return LoadFileContext(context.Background(), path)
+}
+
+// LoadFileContext is [LoadFile] that stops reading once ctx is done. A file
+// that does not start with the model file header is refused before the
+// rest is read, and one over readlimit.ModelBytes with an error naming the
+// bound.
+func LoadFileContext(ctx context.Context, path string) (*Model, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("load model: %w", err)
 	}
-	m, err := Decode(b)
+	defer f.Close()
+	head := make([]byte, len(magic))
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, fmt.Errorf("load model: %s: %w", path, err)
+	}
+	if string(head[:n]) != magic {
+		_, err := Decode(head[:n])
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	rest, err := readlimit.ReadAll(ctx, f, readlimit.ModelBytes-int64(n), 0)
+	var tl *readlimit.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, &readlimit.TooLargeError{Name: path, What: "model file", Limit: readlimit.ModelBytes}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load model: %s: %w", path, err)
+	}
+	m, err := Decode(append(head, rest...))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -128,6 +128,11 @@ func PrepareValues(labels []string, train []structpred.Sequence, attrs [][][]str
 	}
 	t := &Training{opt: opt, labels: labels, index: features.BuildIndexMinCount(attrs, opt.Features.MinCount)}
 	k, numAttrs, edges := len(labels), t.index.Len(), opt.Features.Edges
+	if numAttrs == 0 {
+		// A model without attributes labels every token alike: an error,
+		// not a model (the usual cause is a min count above every count).
+		return nil, fmt.Errorf("no attribute of the training data is kept (min count %d): the model could only label every token alike; lower the min count", opt.Features.MinCount)
+	}
 	var err error
 	switch opt.Task {
 	case Sequence:

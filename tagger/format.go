@@ -1,8 +1,11 @@
 package tagger
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/internal/readlimit"
 )
 
 // Formats of labelled files.
@@ -42,6 +46,10 @@ type Format struct {
 	Scheme string `json:"label_encoding,omitempty"`
 	// Charset is the text encoding, utf-8 (default) or latin-1.
 	Charset string `json:"charset,omitempty"`
+	// MaxLine bounds one line of a file read in this format, in bytes
+	// (0: datasets.DefaultMaxLine). It is how a file is read, not what it
+	// is, so a model file does not store it.
+	MaxLine int `json:"-"`
 }
 
 // Data is a labelled corpus as read from a file, with its resolved format.
@@ -51,6 +59,9 @@ type Data struct {
 	// Repairs are the tags that broke the label encoding's rules and were
 	// read as conlleval reads them (e.g. two in CoNLL-2003's eng.train).
 	Repairs []*datasets.ParseError
+	// Detection says how the label encoding was detected; nil when it was
+	// given (or the file is Cora text).
+	Detection *Detection
 }
 
 // chunked reports whether the labels carry chunk prefixes (O, B-X, I-X),
@@ -61,7 +72,7 @@ func (f Format) chunked() bool {
 
 // conll returns the reading format of a resolved column-file Format.
 func (f Format) conll() datasets.CoNLLFormat {
-	return datasets.CoNLLFormat{Columns: f.Columns, Scheme: datasets.Scheme(f.Scheme), Encoding: datasets.TextEncoding(f.Charset), Repair: true}
+	return datasets.CoNLLFormat{Columns: f.Columns, Scheme: datasets.Scheme(f.Scheme), Encoding: datasets.TextEncoding(f.Charset), Repair: true, MaxLine: f.MaxLine}
 }
 
 // check validates a resolved format (one a model stores).
@@ -89,11 +100,24 @@ func (f Format) check() error {
 
 // ReadData reads a labelled file, gzip-compressed or not; see [ParseData].
 func ReadData(path string, f Format) (*Data, error) {
-	b, err := os.ReadFile(path)
+	return ReadDataContext(context.Background(), path, f)
+}
+
+// ReadDataContext is [ReadData] that stops reading once ctx is done. The
+// file is read as a stream, so a line over the format's line bound (see
+// Format.MaxLine) or a file over readlimit.DataBytes (decompressed) is an
+// error naming the bound as soon as it is seen.
+func ReadDataContext(ctx context.Context, path string, f Format) (*Data, error) {
+	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read data: %w", err)
 	}
-	return ParseData(bytes.NewReader(b), filepath.Base(path), f)
+	defer fh.Close()
+	text, err := readAll(ctx, fh, filepath.Base(path), f.MaxLine)
+	if err != nil {
+		return nil, err
+	}
+	return parseText(text, filepath.Base(path), f)
 }
 
 // ParseData reads labelled sequences from r in format f (name names the
@@ -102,10 +126,15 @@ func ReadData(path string, f Format) (*Data, error) {
 // columns, its label encoding. Tags that break the encoding's rules are
 // read as conlleval reads them and returned as Data.Repairs.
 func ParseData(r io.Reader, name string, f Format) (*Data, error) {
-	text, err := readAll(r, name)
+	text, err := readAll(context.Background(), r, name, f.MaxLine)
 	if err != nil {
 		return nil, err
 	}
+	return parseText(text, name, f)
+}
+
+// parseText is ParseData on a file's decompressed text.
+func parseText(text []byte, name string, f Format) (*Data, error) {
 	if f.Kind == "" {
 		f.Kind = FormatCoNLL
 		if looksLikeCora(text) {
@@ -117,11 +146,11 @@ func ParseData(r io.Reader, name string, f Format) (*Data, error) {
 		if len(f.Columns) > 0 || f.Scheme != "" && f.Scheme != string(datasets.Plain) || f.Charset != "" {
 			return nil, fmt.Errorf("%s: Cora text has no columns, no label encoding and is UTF-8", name)
 		}
-		c, err := datasets.ParseCora(bytes.NewReader(text), name)
+		c, err := datasets.ParseCoraMaxLine(bytes.NewReader(text), name, f.MaxLine)
 		if err != nil {
 			return nil, err
 		}
-		return &Data{Corpus: c, Format: Format{Kind: FormatCora, Scheme: string(datasets.Plain)}}, nil
+		return &Data{Corpus: c, Format: Format{Kind: FormatCora, Scheme: string(datasets.Plain), MaxLine: f.MaxLine}}, nil
 	case FormatCoNLL:
 		return parseCoNLL(text, name, f)
 	}
@@ -139,8 +168,12 @@ func parseCoNLL(text []byte, name string, f Format) (*Data, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	f.Charset = string(enc)
+	var det *Detection
 	if f.Scheme == "" {
-		f.Scheme = string(detectScheme(text, f.conll()))
+		if det, err = detectScheme(text, name, f.conll()); err != nil {
+			return nil, err
+		}
+		f.Scheme = string(det.Scheme)
 	}
 	sc, err := datasets.ParseScheme(f.Scheme)
 	if err != nil {
@@ -162,26 +195,43 @@ func parseCoNLL(text []byte, name string, f Format) (*Data, error) {
 		}
 		f.Columns = append(f.Columns, datasets.ColumnLabel)
 	}
-	return &Data{Corpus: c, Format: f, Repairs: repairs}, nil
+	return &Data{Corpus: c, Format: f, Repairs: repairs, Detection: det}, nil
 }
 
-// readAll reads r whole, decompressing gzip.
-func readAll(r io.Reader, name string) ([]byte, error) {
-	b, err := io.ReadAll(r)
+// readAll reads r whole, decompressing gzip and dropping a UTF-8
+// byte-order mark at the start; a line over maxLine bytes (0: the
+// default) or more than readlimit.DataBytes of text are errors as soon as
+// they are read.
+func readAll(ctx context.Context, r io.Reader, name string, maxLine int) ([]byte, error) {
+	br := bufio.NewReader(r)
+	var src io.Reader = br
+	if b, _ := br.Peek(2); len(b) == 2 && b[0] == 0x1f && b[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		src = zr
+	}
+	b, err := readlimit.ReadAll(ctx, datasets.LineGuard(datasets.SkipBOM(src), name, maxLine), readlimit.DataBytes, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		return b, nil
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if b, err = io.ReadAll(zr); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, dataReadError(name, err)
 	}
 	return b, nil
+}
+
+// dataReadError names the file in a read error, and the bound in a
+// readlimit.TooLargeError.
+func dataReadError(name string, err error) error {
+	var tl *readlimit.TooLargeError
+	var pe *datasets.ParseError
+	switch {
+	case errors.As(err, &tl):
+		tl.Name, tl.What = name, "data file (decompressed)"
+		return tl
+	case errors.As(err, &pe): // names the file and line already
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // looksLikeCora reports whether the first line that is not blank is Cora's
@@ -193,72 +243,6 @@ func looksLikeCora(text []byte) bool {
 		}
 	}
 	return false
-}
-
-// detectOrder is the order in which detectScheme prefers label encodings
-// that read a file equally well (IOB1 and IOE1 files without B- or E- tags
-// are valid in both, and decode to the same chunks).
-func detectOrder() []datasets.Scheme {
-	return []datasets.Scheme{datasets.IOB2, datasets.IOB1, datasets.IOBES, datasets.IOE2, datasets.IOE1}
-}
-
-// detectScheme returns the label encoding of a column file in layout f: of
-// iob2, iob1, iobes, ioe2 and ioe1 (in this order of preference), the one
-// under which every tag is O or PREFIX-TYPE and the fewest tags break the
-// encoding's rules; none (plain labels) when no encoding reads every tag.
-// Lines that do not fit the layout are left to the reader to report.
-func detectScheme(text []byte, f datasets.CoNLLFormat) datasets.Scheme {
-	sentences := labelColumn(text, f)
-	best, fewest := datasets.Plain, -1
-	for _, sc := range detectOrder() {
-		broken := 0
-		for _, tags := range sentences {
-			_, bad, err := sc.Decode(tags)
-			if err != nil {
-				broken = -1
-				break
-			}
-			broken += len(bad)
-		}
-		if broken >= 0 && (fewest < 0 || broken < fewest) {
-			best, fewest = sc, broken
-		}
-	}
-	return best
-}
-
-// labelColumn returns the tags of every sentence of a column file, as far
-// as its lines fit layout f.
-func labelColumn(text []byte, f datasets.CoNLLFormat) [][]string {
-	var out [][]string
-	var cur []string
-	label := -1
-	for line := range bytes.Lines(text) {
-		fields := splitFields(string(line))
-		switch {
-		case len(fields) == 0:
-			if len(cur) > 0 {
-				out, cur = append(out, cur), nil
-			}
-			continue
-		case fields[0] == datasets.DocStart:
-			continue
-		}
-		if label < 0 {
-			_, l, _, err := f.Layout(len(fields))
-			if err != nil {
-				return nil
-			}
-			label = l
-		}
-		if label < len(fields) {
-			cur = append(cur, fields[label])
-		}
-	}
-	if len(cur) > 0 {
-		out = append(out, cur)
-	}
-	return out
 }
 
 // splitFields returns the fields of a line separated by ASCII spaces and

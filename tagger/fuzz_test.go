@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/datasets"
 )
 
 // useDecoded exercises a model the reader accepted: it must predict
@@ -70,5 +73,33 @@ func FuzzPayload(f *testing.F) {
 			return
 		}
 		useDecoded(t, m)
+	})
+}
+
+// FuzzParseData reads arbitrary column files with the label encoding
+// detected: the reader must never panic; an error names the file; a file
+// read is read under the encoding detected, every tag of it, and the
+// detection's counts are consistent.
+func FuzzParseData(f *testing.F) {
+	f.Add("EU NNP B-ORG\nrejects VBZ O\n\nPeter NNP B-PER\nBlackburn NNP I-PER\n")
+	f.Add("EU NNP B-ORG\nrejects VBZ O\nChirac NNP B-")
+	f.Add("a X I-P\x00ER\nb X O\n")
+	f.Add("a PER\nb O\nc LOC\n")
+	f.Add("\xEF\xBB\xBFa B-X\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		d, err := ParseData(strings.NewReader(text), "f.txt", Format{Kind: FormatCoNLL})
+		if err != nil {
+			if !strings.Contains(err.Error(), "f.txt") {
+				t.Fatalf("error %v does not name the file", err)
+			}
+			return
+		}
+		det := d.Detection
+		if det == nil || string(det.Scheme) != d.Format.Scheme || det.Chunked > det.Tags || det.Broken > det.Tags {
+			t.Fatalf("detection %+v, format %+v", det, d.Format)
+		}
+		if det.Scheme != datasets.Plain && (len(det.Readers) == 0 || det.Readers[0] != det.Scheme || det.Chunked != det.Tags) {
+			t.Fatalf("detected %s, yet %+v", det.Scheme, det)
+		}
 	})
 }

@@ -3,7 +3,9 @@ package tagger
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -76,8 +78,9 @@ func (m *Model) TagText(ctx context.Context, r io.Reader, w io.Writer, name stri
 		return st, err
 	}
 	enc := datasets.TextEncoding(m.Format.Charset)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	maxLine := cmp.Or(m.Format.MaxLine, datasets.DefaultMaxLine)
+	sc := bufio.NewScanner(datasets.SkipBOM(r))
+	sc.Buffer(make([]byte, 0, min(64<<10, maxLine+1)), maxLine+1) // a line of maxLine bytes and its LF
 	bw := bufio.NewWriter(w)
 	var (
 		lay       *inputLayout
@@ -155,7 +158,9 @@ func (m *Model) TagText(ctx context.Context, r io.Reader, w io.Writer, name stri
 			columns[c] = append(columns[c], fields[i])
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return st, &datasets.ParseError{File: name, Line: lineNo + 1, Msg: "line too long", Err: &datasets.LineTooLongError{Limit: maxLine}}
+	} else if err != nil {
 		return st, fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
 	}
 	if err := flush(); err != nil {

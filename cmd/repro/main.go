@@ -67,7 +67,7 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(stderr, "repro:", err)
+	fmt.Fprintln(stderr, "repro:", shortenWords(err.Error(), maxWordBytes))
 	var intr interruption
 	if ctx.Err() != nil && errors.As(context.Cause(ctx), &intr) {
 		if s, ok := intr.sig.(syscall.Signal); ok {

@@ -117,3 +117,44 @@ func TestInterruptAndResume(t *testing.T) {
 		}
 	}
 }
+
+// A second signal stops the process at once at any stage, even one that
+// the first cannot interrupt: here opening a config that is a named pipe
+// no one writes to blocks in the kernel, where no cancellation reaches.
+func TestSecondSignalStopsAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	t.Parallel()
+	bin := builtRepro(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "config.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		cmd := exec.Command(bin, "run", "--out", filepath.Join(dir, "out"), fifo)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		time.Sleep(200 * time.Millisecond) // blocked in open(2) by now
+		cmd.Process.Signal(sig)
+		select {
+		case err := <-done:
+			t.Fatalf("%v: exited (%v) on the first signal, which cannot reach a blocked open: the test does not test", sig, err)
+		case <-time.After(300 * time.Millisecond):
+		}
+		cmd.Process.Signal(sig)
+		select {
+		case <-done:
+			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != sig {
+				t.Errorf("%v twice: ended with %v, want death by the signal", sig, cmd.ProcessState)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v twice: still running 10 s after the second", sig)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -105,6 +106,11 @@ func slurmWith(ctx context.Context, args []string, stdout, stderr io.Writer, run
 	case s.collect && s.dryRun:
 		return usagef("--collect and --dry-run exclude each other")
 	}
+	if !s.collect && !s.dryRun {
+		if err := slurm.Available(runner); err != nil { // before anything is loaded or written
+			return err
+		}
+	}
 	cfg, err := experiments.LoadConfig(args[0])
 	if err != nil {
 		return err
@@ -167,7 +173,7 @@ func reproBinary(flagValue string) (string, error) {
 // stage (and per MaxTaskID+1 plan indices), the test array after the
 // validation array.
 func slurmSubmit(ctx context.Context, cfg *experiments.Config, opt experiments.Options, plan []experiments.PlannedUnit, stored []bool,
-	history []submission, s slurmSettings, runner slurm.Runner, stdout, stderr io.Writer) error {
+	history []submission, s slurmSettings, runner slurm.Runner, stdout, stderr io.Writer) (err error) {
 	var queued []string
 	if !s.dryRun && len(history) > 0 {
 		var err error
@@ -206,7 +212,26 @@ func slurmSubmit(ctx context.Context, cfg *experiments.Config, opt experiments.O
 	if err != nil {
 		return err
 	}
+	var validationJobs, submitted []string
+	// What this call creates goes again if it submits nothing: a failed
+	// first submission leaves the output directory as it found it.
+	var created []string
+	note := func(paths ...string) {
+		for _, p := range paths {
+			if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+				created = append(created, p)
+			}
+		}
+	}
+	defer func() {
+		if err != nil && len(submitted) == 0 {
+			for _, p := range slices.Backward(created) {
+				os.Remove(p) // directories only if empty
+			}
+		}
+	}()
 	if !s.dryRun {
+		note(opt.OutDir, sdir, filepath.Join(sdir, "logs"), planPath)
 		if err := os.MkdirAll(filepath.Join(sdir, "logs"), 0o755); err != nil {
 			return err
 		}
@@ -214,7 +239,6 @@ func slurmSubmit(ctx context.Context, cfg *experiments.Config, opt experiments.O
 			return err
 		}
 	}
-	var validationJobs, submitted []string
 	for _, stage := range []string{"validate", "test"} {
 		var after []string
 		if stage == "test" && needsValidation(plan, missing["test"], stored) {
@@ -237,6 +261,7 @@ func slurmSubmit(ctx context.Context, cfg *experiments.Config, opt experiments.O
 				fmt.Fprintf(stdout, "# ---- %s ----\n%s", script, text)
 				continue
 			}
+			note(script)
 			if err := atomicfile.WriteFile(script, []byte(text)); err != nil {
 				return err
 			}

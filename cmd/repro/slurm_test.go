@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -246,5 +247,56 @@ func TestSlurmCPUsFollowThreads(t *testing.T) {
 		if got := cpusFor(plan, tc.c); got != tc.want {
 			t.Errorf("%s: %d CPUs, want %d", tc.name, got, tc.want)
 		}
+	}
+}
+
+// refusingSlurm is a cluster whose sbatch refuses every script.
+type refusingSlurm struct{}
+
+func (refusingSlurm) Run(_ context.Context, name string, args ...string) ([]byte, error) {
+	return nil, fmt.Errorf("%s %s: exit status 1: sbatch: error: Batch job submission failed", name, strings.Join(args, " "))
+}
+
+// A submission that fails before any job is queued leaves nothing behind
+// (no plan.jsonl, no scripts, no empty directories); without sbatch on
+// $PATH, nothing is even loaded.
+func TestSlurmFailedSubmissionLeavesNothing(t *testing.T) { // not parallel: sets PATH
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "units.yaml")
+	bin := filepath.Join(dir, "repro")
+	for path, content := range map[string]string{cfgPath: slurmConfig, bin: "#!/bin/sh\n"} {
+		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "out")
+	var o, e bytes.Buffer
+	err := slurmWith(context.Background(), []string{"--out", out, "--repro", bin, cfgPath}, &o, &e, refusingSlurm{})
+	if err == nil || !strings.Contains(err.Error(), "Batch job submission failed") {
+		t.Fatalf("error %v, want sbatch's", err)
+	}
+	var left []string
+	filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			left = append(left, path)
+		}
+		return nil
+	})
+	for _, p := range left {
+		if strings.HasSuffix(p, ".sbatch") || filepath.Base(p) == experiments.PlanFile {
+			t.Errorf("left behind: %s", p)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, slurmDir)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s left behind (%v)", slurmDir, err)
+	}
+
+	t.Setenv("PATH", dir) // no sbatch there; ExecRunner looks for it first
+	err = slurmWith(context.Background(), []string{"--out", filepath.Join(dir, "out2"), "--repro", bin, cfgPath}, &o, &e, slurm.ExecRunner{})
+	if !errors.Is(err, slurm.ErrNoSlurm) {
+		t.Errorf("without sbatch: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out2")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("without sbatch, out2 was written (%v)", err)
 	}
 }

@@ -30,6 +30,7 @@ func tagCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	fs := flag.NewFlagSet("tag", flag.ContinueOnError)
 	model := fs.String("m", "", "the model file (required)")
 	quiet := fs.Bool("quiet", false, "no warnings on stderr")
+	maxLine := maxLineFlag(fs)
 	args, help, err := parseFlags(fs, args, tagUsage, stdout)
 	if help || err != nil {
 		return err
@@ -40,10 +41,17 @@ func tagCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	case *model == "":
 		return usagef("tag needs -m MODEL, the model file")
 	}
-	m, err := tagger.LoadFile(*model)
+	if err := checkMaxLine(*maxLine); err != nil {
+		return err
+	}
+	if err := checkNotOutput(stdout, append([]string{*model}, args...)...); err != nil {
+		return err
+	}
+	m, err := tagger.LoadFileContext(ctx, *model)
 	if err != nil {
 		return err
 	}
+	m.Format.MaxLine = *maxLine
 	in, name := stdin, "stdin"
 	if len(args) == 1 && args[0] != "-" {
 		f, err := os.Open(args[0])
@@ -55,7 +63,7 @@ func tagCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	st, err := m.TagText(ctx, in, stdout, name)
 	if err != nil {
-		return err
+		return lineHint(err)
 	}
 	if len(st.MissingColumns) > 0 && !*quiet {
 		fmt.Fprintf(stderr, "repro: warning: %s has bare tokens, but the model was trained with the columns %s: their features are missing, so accuracy suffers; give the input in the training file's columns\n",
@@ -80,6 +88,7 @@ func evalCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	model := fs.String("m", "", "the model file (required)")
 	conlleval := fs.Bool("conlleval", false, "print conlleval's own report of the spans instead")
 	quiet := fs.Bool("quiet", false, "no warnings on stderr")
+	maxLine := maxLineFlag(fs)
 	args, help, err := parseFlags(fs, args, evalUsage, stdout)
 	if help || err != nil {
 		return err
@@ -90,19 +99,30 @@ func evalCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case *model == "":
 		return usagef("eval needs -m MODEL, the model file")
 	}
-	m, err := tagger.LoadFile(*model)
+	if err := checkMaxLine(*maxLine); err != nil {
+		return err
+	}
+	m, err := tagger.LoadFileContext(ctx, *model)
 	if err != nil {
 		return err
 	}
-	d, err := tagger.ReadData(args[0], m.Format)
+	m.Format.MaxLine = *maxLine
+	d, err := tagger.ReadDataContext(ctx, args[0], m.Format)
 	if err != nil {
-		return err
+		return lineHint(err)
 	}
 	if n := len(d.Repairs); n > 0 && !*quiet {
 		fmt.Fprintf(stderr, "repro: warning: %s: %d tags break the label encoding's rules and were read as conlleval reads them, first: %v\n", args[0], n, d.Repairs[0])
 	}
 	e, err := m.Evaluate(ctx, d)
 	if err != nil {
+		return err
+	}
+	w := stderr
+	if *quiet {
+		w = io.Discard
+	}
+	if err := describeUnseen(w, args[0], m, e); err != nil {
 		return err
 	}
 	if *conlleval {

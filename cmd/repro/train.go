@@ -39,6 +39,7 @@ type trainFlags struct {
 	window, affixes                                                          optionalInt
 	edges, lexicons, quiet                                                   bool
 	params                                                                   paramFlags
+	maxLine                                                                  *int
 }
 
 func (f *trainFlags) register(fs *flag.FlagSet) {
@@ -60,6 +61,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.encoding, "encoding", "", "label encoding: iob1, iob2, ioe1, ioe2, iobes or none (default: detected)")
 	fs.StringVar(&f.charset, "charset", "", "text encoding of a column file: utf-8 (default) or latin-1")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress or summary on stderr")
+	f.maxLine = maxLineFlag(fs)
 }
 
 // trainerParams returns the trainer's params from --C, --solver, --epochs
@@ -93,7 +95,10 @@ func (f *trainFlags) options(fs *flag.FlagSet) (tagger.Options, tagger.Format, e
 	if err := tagger.Check(f.task, f.trainer, v); err != nil {
 		return opt, tagger.Format{}, usageError{err}
 	}
-	format := tagger.Format{Kind: f.format, Scheme: f.encoding, Charset: f.charset}
+	if err := checkMaxLine(*f.maxLine); err != nil {
+		return opt, tagger.Format{}, err
+	}
+	format := tagger.Format{Kind: f.format, Scheme: f.encoding, Charset: f.charset, MaxLine: *f.maxLine}
 	if f.columns != "" {
 		format.Columns = strings.Split(f.columns, ",")
 	}
@@ -152,9 +157,12 @@ func trainCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	data, err := tagger.ReadData(args[0], format)
-	if err != nil {
+	if err := checkOutputFile("-o", f.out, args[0]); err != nil {
 		return err
+	}
+	data, err := tagger.ReadDataContext(ctx, args[0], format)
+	if err != nil {
+		return lineHint(err)
 	}
 	kind := tagger.NER
 	if data.Format.Kind == tagger.FormatCora {
@@ -206,6 +214,9 @@ func describeData(w io.Writer, path string, d *tagger.Data, stated tagger.Format
 	layout := "Cora tagged text" + how(stated.Kind)
 	if d.Format.Kind == tagger.FormatCoNLL {
 		layout = fmt.Sprintf("columns %s, label encoding %s%s, %s", strings.Join(d.Format.Columns, " "), d.Format.Scheme, how(stated.Scheme), d.Format.Charset)
+	}
+	if d.Detection != nil {
+		layout = fmt.Sprintf("columns %s, label encoding %s (%s), %s", strings.Join(d.Format.Columns, " "), d.Format.Scheme, d.Detection, d.Format.Charset)
 	}
 	fmt.Fprintf(w, "repro: %s: %d sequences, %d tokens, %d labels; %s\n", path, len(d.Corpus.Sequences), tokens, len(d.Corpus.Labels), layout)
 	if n := len(d.Repairs); n > 0 {

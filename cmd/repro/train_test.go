@@ -56,7 +56,7 @@ func TestTrainTagEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"label encoding iob2 (detected)", "repro: train: iteration 1:", "trained poslearn (C=1,", "solver=one-slack", "wrote " + model} {
+	for _, want := range []string{"label encoding iob2 (detected: all 114 tags read; iob1, iobes would read them too (the same chunks))", "repro: train: iteration 1:", "trained poslearn (C=1,", "solver=one-slack", "wrote " + model} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("train's stderr lacks %q:\n%s", want, stderr)
 		}

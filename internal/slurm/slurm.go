@@ -213,5 +213,18 @@ func Queued(ctx context.Context, r Runner, jobs []string) ([]string, error) {
 	return queued, nil
 }
 
+// Available reports whether sbatch can be run before anything is written
+// for it: with ExecRunner, whether it is on $PATH (other runners are
+// asked nothing; a test's fake answers for itself).
+func Available(r Runner) error {
+	if _, ok := r.(ExecRunner); !ok {
+		return nil
+	}
+	if _, err := exec.LookPath("sbatch"); err != nil {
+		return fmt.Errorf("sbatch: %w", ErrNoSlurm)
+	}
+	return nil
+}
+
 // ErrNoSlurm reports that a Slurm command is not on $PATH.
 var ErrNoSlurm = errors.New("not on $PATH (is this a Slurm login node? try 'module load slurm')")
