@@ -9,12 +9,13 @@
 // nodes (a one-key mapping from the node's name to the list of its
 // children):
 //
-//   - informative:
-//   - press: [news, editorial, reviews]
-//   - religion
-//   - imaginative:
-//   - fiction: [fiction, mystery]
-//   - humor
+//	# two groups; "press" and "fiction-genres" are inner nodes
+//	- informative:
+//	    - press: [news, editorial, reviews]
+//	    - religion
+//	- imaginative:
+//	    - fiction-genres: [fiction, mystery]
+//	    - humor
 //
 // The root is implicit. Node names are unique across the tree (a leaf and
 // an inner node may not share one either), so a class is named by its
