@@ -12,7 +12,9 @@
 // Three more template sets live here: [NER] for named entities and chunks
 // (CoNLL column files), [Pixels] for OCR letters, and [Dependency] for the
 // arcs of dependency parsing (hashed, indexed with a [HashIndex] on the
-// training trees' arcs).
+// training trees' arcs). [BagOfWords] is a document's tf-idf vector,
+// fitted on the training documents only (text classification, e.g. the
+// Brown Corpus's genres).
 //
 // # Templates
 //

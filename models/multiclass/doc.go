@@ -9,6 +9,12 @@
 // matrix Δ(y, y′) (decoders.Cost: non-negative, zero diagonal; 0/1 by
 // default): L_i(y) = Δ(y_i, y).
 //
+// A class embedding Λ (NewEmbedded, embed.go) generalises the map to
+// f(x, y) = Λ(y) ⊗ x, s(y) = Σ_m Λ_ym w_m·x: with Λ(y) the nodes on the
+// path to y in a taxonomy (package taxonomy), classes share their
+// ancestors' weights (Tsochantaridis et al. 2004, section 5.2); Λ = I is
+// the flat model above. Everything below holds for any Λ.
+//
 // With K labelings per instance every inference problem is solved exactly
 // by enumerating the classes: loss-augmented decoding (margin scaling),
 // the best class of each loss value (exact slack scaling, whatever the

@@ -76,6 +76,10 @@ func normalize(a []float64) float64 {
 
 // addWeighted adds Σ_y c[y]·f(x, y) − truthWeight·f(x, y_x) into grad.
 func (m *Model) addWeighted(x Instance, c []float64, truthWeight float64, grad []float64) {
+	if m.emb != nil {
+		m.embAddWeighted(x, c, truthWeight, grad)
+		return
+	}
 	for y, cy := range c {
 		if y == x.Label {
 			cy -= truthWeight

@@ -45,6 +45,7 @@ type Model struct {
 	dim  int // D: features per class
 	k    int // K: classes
 	cost decoders.Cost
+	emb  *Embedding // nil: the flat model, Λ = I (see embed.go)
 
 	scratch
 }
@@ -52,6 +53,7 @@ type Model struct {
 // scratch is what a Model writes while it decodes: every fork has its own.
 type scratch struct {
 	s     []float64 // the K scores of the instance at hand
+	t     []float64 // an embedded model's M node scores or coefficients
 	order []int     // KBest's ranking
 }
 
@@ -97,8 +99,14 @@ func (m *Model) Fork() structpred.Model[int] {
 // Len returns the number of training instances.
 func (m *Model) Len() int { return len(m.data) }
 
-// Dim returns the length of the weight vector, K·D.
-func (m *Model) Dim() int { return m.k * m.dim }
+// Dim returns the length of the weight vector, K·D (M·D with a class
+// embedding).
+func (m *Model) Dim() int {
+	if m.emb != nil {
+		return m.emb.M * m.dim
+	}
+	return m.k * m.dim
+}
 
 // Classes returns K.
 func (m *Model) Classes() int { return m.k }
@@ -116,8 +124,11 @@ func (m *Model) Loss(i int, y int) float64 { return m.cost.M[m.data[i].Label*m.k
 func (m *Model) row(g int) []float64 { return m.cost.M[g*m.k : (g+1)*m.k] }
 
 // ClassWeights returns w_y, the part of w that scores class y (a view, not
-// a copy).
+// a copy); with a class embedding, the new vector Σ_m Λ_ym w_m.
 func (m *Model) ClassWeights(w []float64, y int) []float64 {
+	if m.emb != nil {
+		return m.embClassWeights(w, y)
+	}
 	return w[y*m.dim : (y+1)*m.dim]
 }
 
@@ -125,6 +136,9 @@ func (m *Model) ClassWeights(w []float64, y int) []float64 {
 // Features outside [0, D) carry no weight (an input from outside the
 // training data may have features the training data lacks).
 func (m *Model) scoresOf(x structpred.SparseVec, w []float64) []float64 {
+	if m.emb != nil {
+		return m.embScores(x, w)
+	}
 	m.s = slices.Grow(m.s[:0], m.k)[:m.k]
 	for y := range m.s {
 		wy := w[y*m.dim : (y+1)*m.dim]
@@ -163,6 +177,9 @@ func argmax(s, cost []float64, scale float64) int {
 // Score returns s_i(y) = w_y·x_i.
 func (m *Model) Score(i int, w []float64, y int) float64 {
 	x := m.data[i].X
+	if m.emb != nil {
+		return m.embScore(x, w, y)
+	}
 	return x.Dot(w[y*m.dim : (y+1)*m.dim])
 }
 
@@ -172,6 +189,9 @@ func (m *Model) DeltaFeatures(i int, y int) structpred.SparseVec {
 	x, g := m.data[i].X, m.data[i].Label
 	if y == g {
 		return structpred.SparseVec{}
+	}
+	if m.emb != nil {
+		return m.embDeltaFeatures(i, y)
 	}
 	n := len(x.Idx)
 	out := structpred.SparseVec{Idx: make([]int32, 2*n), Val: make([]float64, 2*n)}
@@ -193,6 +213,9 @@ func (m *Model) DeltaScore(i int, w []float64, y int) float64 {
 	if y == m.data[i].Label {
 		return 0
 	}
+	if m.emb != nil {
+		return m.embDeltaScore(i, w, y)
+	}
 	x, g := m.data[i].X, m.data[i].Label
 	wg, wy := w[g*m.dim:(g+1)*m.dim], w[y*m.dim:(y+1)*m.dim]
 	var s float64
@@ -207,6 +230,10 @@ func (m *Model) DeltaScore(i int, w []float64, y int) float64 {
 func (m *Model) AddDelta(i int, y int, scale float64, add func(j int32, v float64)) {
 	x, g := m.data[i].X, m.data[i].Label
 	if y == g {
+		return
+	}
+	if m.emb != nil {
+		m.embAddDelta(i, y, scale, add)
 		return
 	}
 	for e, j := range x.Idx {
