@@ -97,9 +97,10 @@ func readBrownTokens(path string) ([]string, error) {
 	}
 	defer f.Close()
 	var toks []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), maxLineBytes)
-	for line := 1; sc.Scan(); line++ {
+	sc, limit := newLineScanner(f, 0)
+	line := 0
+	for sc.Scan() {
+		line++
 		for k, tok := range strings.Fields(sc.Text()) {
 			cut := strings.LastIndexByte(tok, '/')
 			if cut <= 0 || cut == len(tok)-1 {
@@ -109,7 +110,7 @@ func readBrownTokens(path string) ([]string, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, scanError(path, line+1, err, limit)
 	}
 	return toks, nil
 }
