@@ -134,14 +134,18 @@ func (r Range) Check(x float64) error {
 		return nil
 	}
 	got := strconv.FormatFloat(x, 'g', -1, 64)
+	finite := ""
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		finite = " and finite"
+	}
 	if math.IsInf(r.Max, 1) {
 		switch {
 		case r.Min == 0 && r.MinOpen:
-			return fmt.Errorf("must be positive and finite, got %s", got)
+			return fmt.Errorf("must be positive%s, got %s", finite, got)
 		case r.Min == 0:
-			return fmt.Errorf("must be non-negative and finite, got %s", got)
+			return fmt.Errorf("must be non-negative%s, got %s", finite, got)
 		case !r.MinOpen:
-			return fmt.Errorf("must be at least %s, got %s", strconv.FormatFloat(r.Min, 'g', -1, 64), got)
+			return fmt.Errorf("must be at least %s%s, got %s", strconv.FormatFloat(r.Min, 'g', -1, 64), finite, got)
 		}
 	}
 	return fmt.Errorf("must be in %s, got %s", r, got)

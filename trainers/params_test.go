@@ -36,10 +36,10 @@ func TestValidateStatedParams(t *testing.T) {
 		{Margin, Values{ParamC: 1.0, "max_iterations": 0}, "max_iterations", "must not be 0 (omit it for the default, 500)"},
 		{Margin, Values{ParamC: 1.0, "qp_tolerance": 0.0}, "", ""}, // default 0
 		{Margin, Values{ParamC: 1.0, "qp_tolerance": 1.0}, "qp_tolerance", "must be in [0, 1), got 1"},
-		{Margin, Values{ParamC: 1.0, "epsilon": -0.1}, "epsilon", "must be positive and finite, got -0.1"},
+		{Margin, Values{ParamC: 1.0, "epsilon": -0.1}, "epsilon", "must be positive, got -0.1"},
 		{CRFName, Values{ParamC: 1.0, "max_iterations": 0}, "max_iterations", "must not be 0 (omit it for the default, 1000)"},
 		{EntropyMarginName, Values{ParamC: 1.0, "beta": 1.0, "loss_scale": 0.0}, "", ""}, // optional: 0 is a value
-		{EntropyMarginName, Values{ParamC: 1.0, "beta": 1.0, "loss_scale": -1.0}, "loss_scale", "must be non-negative and finite, got -1"},
+		{EntropyMarginName, Values{ParamC: 1.0, "beta": 1.0, "loss_scale": -1.0}, "loss_scale", "must be non-negative, got -1"},
 		{MIRAName, Values{"k": 0}, "k", "must not be 0 (omit it for the default, 5)"},
 	}
 	for _, tt := range tests {
