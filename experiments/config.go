@@ -908,8 +908,6 @@ func (c *Config) validateFeatures() error {
 		return c.fail(at{"features", "degree"}, "degree applies to pixel features only")
 	case f.Kind == FeaturesNER && f.Lexicons != nil:
 		return c.fail(at{"features", "lexicons"}, "applies to citation features only (kind: %s)", FeaturesCitation)
-	case f.MinCount != nil && (*f.MinCount < 1 || *f.MinCount > 1000):
-		return c.fail(at{"features", "min_count"}, "must be in [1, 1000], got %d", *f.MinCount)
 	case f.Kind == FeaturesPixels && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
 		return c.fail(at{"features", templateKey(f)}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
 	}
@@ -937,14 +935,8 @@ func (c *Config) validateFeatures() error {
 		if f.Kind == FeaturesNER && o.Lexicons != nil {
 			return c.fail(at{"datasets", i, "features", "lexicons"}, "applies to citation features only (kind: %s)", FeaturesCitation)
 		}
-		if m := o.MinCount; m != nil && (*m < 1 || *m > 1000) {
-			return c.fail(at{"datasets", i, "features", "min_count"}, "must be in [1, 1000], got %d", *m)
-		}
-		if w := o.Window; w != nil && (*w < 0 || *w > 5) {
-			return c.fail(at{"datasets", i, "features", "window"}, "must be in [0, 5], got %d", *w)
-		}
-		if a := o.Affixes; a != nil && (*a < 0 || *a > 10) {
-			return c.fail(at{"datasets", i, "features", "affixes"}, "must be in [0, 10], got %d", *a)
+		if err := c.checkSettings(*o, "datasets", i, "features"); err != nil {
+			return err
 		}
 	}
 	if f.Kind == FeaturesPixels {
@@ -954,11 +946,23 @@ func (c *Config) validateFeatures() error {
 			}
 		}
 	}
-	if w := f.Window; w != nil && (*w < 0 || *w > 5) {
-		return c.fail(at{"features", "window"}, "must be in [0, 5], got %d", *w)
-	}
-	if a := f.Affixes; a != nil && (*a < 0 || *a > 10) {
-		return c.fail(at{"features", "affixes"}, "must be in [0, 10], got %d", *a)
+	return c.checkSettings(f, "features")
+}
+
+// checkSettings checks the bounded template settings f states (window,
+// affixes, min_count) against their one declaration (features.Settings),
+// which the command line's flags share; path leads to f in the config.
+func (c *Config) checkSettings(f FeatureSpec, path ...any) error {
+	for _, s := range []struct {
+		key string
+		v   *int
+	}{{"window", f.Window}, {"affixes", f.Affixes}, {"min_count", f.MinCount}} {
+		if s.v == nil {
+			continue
+		}
+		if err := features.CheckSetting(s.key, *s.v); err != nil {
+			return c.fail(append(at(slices.Clone(path)), s.key), "%v", err)
+		}
 	}
 	return nil
 }
