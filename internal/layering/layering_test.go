@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -77,10 +79,13 @@ func ruleOf(p string) (rule, bool) {
 }
 
 // imports lists every package of the module with its own (non-test)
-// imports of the module's packages, paths relative to the module.
+// imports of the module's packages, paths relative to the module. It reads
+// every package's directory and Go files itself as well, so that go test's
+// cache, which does not see what a child process reads, reruns the test
+// when any of them changes.
 func imports(t *testing.T) map[string][]string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...")
+	cmd := exec.Command("go", "list", "-json=ImportPath,Imports,Dir,GoFiles", module+"/...")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -91,13 +96,21 @@ func imports(t *testing.T) map[string][]string {
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
 		var p struct {
-			ImportPath string
-			Imports    []string
+			ImportPath, Dir  string
+			Imports, GoFiles []string
 		}
 		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
 			t.Fatal(err)
+		}
+		if _, err := os.ReadDir(p.Dir); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range p.GoFiles {
+			if _, err := os.ReadFile(filepath.Join(p.Dir, f)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		own := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 		pkgs[own] = []string{}
