@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/maxmargin/repro/decoders/mst"
+	"github.com/maxmargin/repro/structpred"
 )
 
 // Tree is one sentence of a dependency treebank. Words are numbered from
@@ -79,7 +79,7 @@ func ReadTreebank(r io.Reader, name string) (*Treebank, error) {
 				return fail(headLines[d-1], "HEAD", "head %d of word %d: the sentence has %d words", h, d, len(cur.Words))
 			}
 		}
-		if err := mst.CheckTree(cur.Heads); err != nil {
+		if err := structpred.CheckTree(cur.Heads); err != nil {
 			return fail(headLines[0], "HEAD", "the heads of this sentence do not form a tree: %v", err)
 		}
 		if len(pending) > 0 {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -297,38 +298,61 @@ type TrainerSpec struct {
 	Label string `yaml:"label,omitempty"`
 	// C is the grid of regularisation trade-offs; one value means no search.
 	C []float64 `yaml:"C,omitempty"`
-	// CPerExample makes C weigh the mean of the losses instead of their sum
-	// (SVM-struct's convention): the trainer uses C/n for n training
-	// instances, so a C chosen on the validation part means the same on
-	// the whole training part.
-	CPerExample bool `yaml:"C_per_example,omitempty"`
 	// Grid, if set, widens the C grid while validation chooses its edge.
 	Grid *GridSpec `yaml:"grid,omitempty"`
-	// Cutting-plane trainers: the solver (n-slack, the paper's, or
-	// one-slack) and its tolerances.
-	Solver        string  `yaml:"solver,omitempty"`
-	Epsilon       float64 `yaml:"epsilon,omitempty"`
-	QPTolerance   float64 `yaml:"qp_tolerance,omitempty"`
-	MaxIterations int     `yaml:"max_iterations,omitempty"`
-	// DropIdle has the n-slack solver forget constraints idle for this
-	// many passes (trainers.Settings.DropIdle; 0, the default, keeps all).
-	DropIdle int `yaml:"drop_idle,omitempty"`
-	// Threads is how many goroutines one unit of a cutting-plane trainer
-	// separates on (default 1). Results do not depend on it, so it is not
-	// part of the unit key: changing it reuses the cached units. A unit
-	// with threads > 1 competes with the other --workers for the cores.
-	Threads int `yaml:"threads,omitempty"`
-	// Slack scaling: which violated labeling the exact oracle adds,
-	// tsochantaridis (the default; unset) or sarawagi-gupta (their eq. 1).
-	Criterion string `yaml:"criterion,omitempty"`
-	// Online trainers (perceptron, mira, subgradient).
-	Epochs  int   `yaml:"epochs,omitempty"`
-	K       int   `yaml:"k,omitempty"`       // MIRA's k best labelings
-	Average *bool `yaml:"average,omitempty"` // default: on for perceptron and mira
-	// Log-linear trainers (crf, entropy-margin).
-	Beta      float64  `yaml:"beta,omitempty"`       // inverse temperature; crf: 1
-	LossScale *float64 `yaml:"loss_scale,omitempty"` // weight of Δ; crf: 0, entropy-margin: 1
-	Rescaling string   `yaml:"rescaling,omitempty"`  // margin (default) or slack
+	// Params are the entry's other keys, written beside name and C: the
+	// trainer's params as its registry entry declares them (trainers.Spec:
+	// e.g. epochs, solver, beta, threads), each decoded as the param's
+	// kind. Which apply to which trainer, their ranges and defaults are the
+	// registry's; nothing here lists them.
+	Params TrainerParams `yaml:",inline"`
+}
+
+// TrainerParams are a trainer entry's params (trainers.Values), read inline
+// from the entry's mapping.
+type TrainerParams trainers.Values
+
+// InlineKeys lists every param key of every trainer (C and the seed are
+// the run's) with a zero value of its kind, so that strictyaml decodes an
+// entry's params strictly and suggests a key for a misspelt one.
+func (TrainerParams) InlineKeys() map[string]any {
+	out := map[string]any{}
+	for _, s := range trainers.Specs() {
+		for _, p := range s.Params {
+			if p.Key == trainers.ParamC || p.Key == trainers.ParamSeed {
+				continue
+			}
+			if _, seen := out[p.Key]; !seen {
+				out[p.Key] = zeroOfKind(p.Kind)
+			}
+		}
+	}
+	return out
+}
+
+// zeroOfKind is the Go zero value a param of kind decodes into.
+func zeroOfKind(kind string) any {
+	switch kind {
+	case "float":
+		return 0.0
+	case "int":
+		return 0
+	case "uint":
+		return uint64(0)
+	case "bool":
+		return false
+	}
+	return ""
+}
+
+// values returns the params the entry states, as the registry takes them
+// (a copy: the caller may add C).
+func (t TrainerSpec) values() trainers.Values {
+	v := make(trainers.Values, len(t.Params)+1)
+	for k, x := range t.Params {
+		v[k] = x
+	}
+	return v
 }
 
 // GridSpec widens a trainer's C grid where validation chooses one of its
@@ -891,8 +915,6 @@ func (c *Config) validateFeatures() error {
 		return c.fail(at{"features", "degree"}, "degree applies to pixel features only")
 	case f.Kind == FeaturesNER && f.Lexicons != nil:
 		return c.fail(at{"features", "lexicons"}, "applies to citation features only (kind: %s)", FeaturesCitation)
-	case f.MinCount != nil && (*f.MinCount < 1 || *f.MinCount > 1000):
-		return c.fail(at{"features", "min_count"}, "must be in [1, 1000], got %d", *f.MinCount)
 	case f.Kind == FeaturesPixels && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
 		return c.fail(at{"features", templateKey(f)}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
 	}
@@ -920,14 +942,8 @@ func (c *Config) validateFeatures() error {
 		if f.Kind == FeaturesNER && o.Lexicons != nil {
 			return c.fail(at{"datasets", i, "features", "lexicons"}, "applies to citation features only (kind: %s)", FeaturesCitation)
 		}
-		if m := o.MinCount; m != nil && (*m < 1 || *m > 1000) {
-			return c.fail(at{"datasets", i, "features", "min_count"}, "must be in [1, 1000], got %d", *m)
-		}
-		if w := o.Window; w != nil && (*w < 0 || *w > 5) {
-			return c.fail(at{"datasets", i, "features", "window"}, "must be in [0, 5], got %d", *w)
-		}
-		if a := o.Affixes; a != nil && (*a < 0 || *a > 10) {
-			return c.fail(at{"datasets", i, "features", "affixes"}, "must be in [0, 10], got %d", *a)
+		if err := c.checkSettings(*o, "datasets", i, "features"); err != nil {
+			return err
 		}
 	}
 	if f.Kind == FeaturesPixels {
@@ -937,11 +953,23 @@ func (c *Config) validateFeatures() error {
 			}
 		}
 	}
-	if w := f.Window; w != nil && (*w < 0 || *w > 5) {
-		return c.fail(at{"features", "window"}, "must be in [0, 5], got %d", *w)
-	}
-	if a := f.Affixes; a != nil && (*a < 0 || *a > 10) {
-		return c.fail(at{"features", "affixes"}, "must be in [0, 10], got %d", *a)
+	return c.checkSettings(f, "features")
+}
+
+// checkSettings checks the bounded template settings f states (window,
+// affixes, min_count) against their one declaration (features.Settings),
+// which the command line's flags share; path leads to f in the config.
+func (c *Config) checkSettings(f FeatureSpec, path ...any) error {
+	for _, s := range []struct {
+		key string
+		v   *int
+	}{{"window", f.Window}, {"affixes", f.Affixes}, {"min_count", f.MinCount}} {
+		if s.v == nil {
+			continue
+		}
+		if err := features.CheckSetting(s.key, *s.v); err != nil {
+			return c.fail(append(at(slices.Clone(path)), s.key), "%v", err)
+		}
 	}
 	return nil
 }
@@ -974,24 +1002,6 @@ func trainerSettings() map[string][]string {
 	return out
 }
 
-// params returns the entry's trainer settings as the trainers' registry
-// takes them: the keys it writes (TrainerSpec's YAML names are the params'
-// keys), without its name, label, C grid and grid extension.
-func (t TrainerSpec) params() (trainers.Values, error) {
-	raw, err := yaml.Marshal(t)
-	if err != nil {
-		return nil, fmt.Errorf("trainer settings: %w", err)
-	}
-	var v trainers.Values
-	if err := yaml.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("trainer settings: %w", err)
-	}
-	for _, key := range []string{"name", "label", trainers.ParamC, "grid"} {
-		delete(v, key)
-	}
-	return v, nil
-}
-
 func (c *Config) validateTrainers() error {
 	if len(c.Trainers) == 0 {
 		return c.fail(at{"trainers"}, "at least one trainer is required")
@@ -1014,19 +1024,16 @@ func (c *Config) validateTrainers() error {
 			}
 			return c.fail(p("label"), "label %q used twice (first at line %d)", t.Label, c.line("trainers", j))
 		}
-		for _, key := range slices.Sorted(maps.Keys(applies)) {
-			if c.has("trainers", i, key) && !slices.Contains(applies[key], t.Name) {
+		for _, key := range slices.Sorted(maps.Keys(t.Params)) {
+			if !slices.Contains(applies[key], t.Name) {
 				return c.fail(p(key), "does not apply to trainer %q (only to %s)", t.Name, strings.Join(applies[key], ", "))
 			}
 		}
 		if err := c.validateGrid(i, t); err != nil {
 			return err
 		}
-		switch {
-		case t.Name == trainers.EntropyMarginName && !c.has("trainers", i, "beta"):
-			return c.fail(at{"trainers", i}, "entropy-margin needs beta > 0 (the inverse temperature)")
-		case c.has("trainers", i, "solver") && !slices.Contains(trainers.Solvers(), t.Solver):
-			return c.fail(p("solver"), "unknown solver %q%s (known: %s)", t.Solver, suggest(t.Solver, trainers.Solvers()), strings.Join(trainers.Solvers(), ", "))
+		if solver, ok := t.Params["solver"].(string); ok && !slices.Contains(trainers.Solvers(), solver) {
+			return c.fail(p("solver"), "unknown solver %q%s (known: %s)", solver, suggest(solver, trainers.Solvers()), strings.Join(trainers.Solvers(), ", "))
 		}
 		if err := c.validateParams(i, t); err != nil {
 			return err
@@ -1035,31 +1042,16 @@ func (c *Config) validateTrainers() error {
 	return nil
 }
 
-// validateParams checks trainer i's settings against the trainer's own
-// params (trainers.Resolve: each trainer's Validate holds its ranges), and
-// reports a bad one at its line. The C grid is checked by validateGrid; a
-// grid value stands in for C here. A key set to zero where the trainer's
-// default is not zero is refused: trainers read an absent param as its zero
-// value, so "epochs: 0" would otherwise silently mean the default.
+// validateParams checks trainer i's settings as the trainer itself does
+// (trainers.Validate: ranges, required params, a 0 that would silently mean
+// the default), and reports a bad one at its line. The C grid is checked
+// by validateGrid; a grid value stands in for C here.
 func (c *Config) validateParams(i int, t TrainerSpec) error {
 	spec, err := trainers.SpecOf(t.Name)
 	if err != nil {
 		return c.fail(at{"trainers", i, "name"}, "%v", err)
 	}
-	v, err := t.params()
-	if err != nil {
-		return c.fail(at{"trainers", i}, "%v", err)
-	}
-	if v == nil {
-		v = trainers.Values{}
-	}
-	for _, param := range spec.Params {
-		_, set := v[param.Key]
-		numeric := param.Kind != "bool" && param.Kind != "string"
-		if !set && numeric && c.has("trainers", i, param.Key) && param.Default != "" && param.Default != "0" {
-			return c.fail(at{"trainers", i, param.Key}, "must not be 0 (omit it for the default, %s)", param.Default)
-		}
-	}
+	v := t.values()
 	if _, ok := spec.Param(trainers.ParamC); ok && len(t.C) > 0 {
 		v[trainers.ParamC] = t.C[0]
 	}
@@ -1100,8 +1092,8 @@ func (c *Config) validateGrid(i int, t TrainerSpec) error {
 		}
 	}
 	for j, v := range t.C {
-		if !(v > 0) || v > 1e12 {
-			return c.fail(append(p, j), "C must be positive and finite, got %v", v)
+		if err := param.Range.Check(v); err != nil {
+			return c.fail(append(p, j), "%v", err)
 		}
 		if slices.Contains(t.C[:j], v) {
 			return c.fail(append(p, j), "C = %v listed twice", v)
@@ -1200,13 +1192,14 @@ func (c *Config) validateFigureLines(i int, f FigureSpec) error {
 			lines++
 			continue
 		}
-		if !c.has("trainers", j, "beta") {
+		beta, ok := t.Params[report.XBeta].(float64) // x: beta plots the trainers' beta param
+		if !ok {
 			continue
 		}
-		k := [2]string{t.Name, strconv.FormatFloat(t.Beta, 'g', -1, 64)}
+		k := [2]string{t.Name, strconv.FormatFloat(beta, 'g', -1, 64)}
 		if first, dup := seen[k]; dup {
 			return c.fail(at{"trainers", j, "beta"}, "figure %q (x: beta) would plot two %s points at beta %v (entries at lines %d and %d); give them different betas or drop one",
-				f.Name, t.Name, t.Beta, c.line("trainers", first), c.line("trainers", j))
+				f.Name, t.Name, beta, c.line("trainers", first), c.line("trainers", j))
 		}
 		seen[k] = j
 		lines++
@@ -1403,7 +1396,10 @@ func (c *Config) Effective() ([]byte, error) {
 	}
 	e.Trainers = make([]TrainerSpec, len(c.Trainers))
 	for i, t := range c.Trainers {
-		e.Trainers[i] = t.effective()
+		var err error
+		if e.Trainers[i], err = t.effective(); err != nil {
+			return nil, fmt.Errorf("trainer %s: %w", t.Display(), err)
+		}
 	}
 	var doc yaml.Node
 	if err := doc.Encode(&e); err != nil {
@@ -1434,29 +1430,96 @@ func flowScalarLists(n *yaml.Node) {
 	}
 }
 
-// effective fills in the defaults of the settings that apply to the
-// trainer, as its registry entry resolves them (trainers.Resolve), so the
-// effective config and the unit keys show what training uses. A
-// cutting-plane qp_tolerance stays unset: unset selects the solver's
-// true-gap stopping rule. Only a validated entry is resolved.
-func (t TrainerSpec) effective() TrainerSpec {
+// effective returns the entry with every param that applies to the
+// trainer at the value training uses (see resolved), so the effective
+// config shows what training uses.
+func (t TrainerSpec) effective() (TrainerSpec, error) {
+	v, err := t.resolved()
+	if err != nil {
+		return t, err
+	}
 	t.C = slices.Clone(t.C)
-	v, err := t.params()
+	t.Params = TrainerParams(v)
+	return t, nil
+}
+
+// resolved returns the params the entry trains with, as the trainer's
+// registry entry resolves them (trainers.Resolve), without C (a grid here)
+// and the seed (the run's). A 0 the trainer reads as unset is left out (it
+// is the default), so that spelling a default out changes nothing; an
+// optional param's 0 (loss_scale: 0) is a value and stays. A cutting-plane
+// qp_tolerance thus stays unset: unset selects the solver's true-gap
+// stopping rule.
+func (t TrainerSpec) resolved() (trainers.Values, error) {
+	spec, err := trainers.SpecOf(t.Name)
 	if err != nil {
-		return t
+		return nil, err
 	}
-	if v, err = trainers.Resolve(t.Name, v); err != nil {
-		return t
-	}
-	delete(v, trainers.ParamC) // a single value; the entry's C is a grid
-	delete(v, trainers.ParamSeed)
-	// The params' keys are TrainerSpec's YAML names: write them back.
-	raw, err := yaml.Marshal(v)
+	all, err := trainers.Resolve(t.Name, t.values())
 	if err != nil {
-		return t
+		return nil, err
 	}
-	if err := yaml.Unmarshal(raw, &t); err != nil {
-		return t
+	out := trainers.Values{}
+	for _, p := range spec.Params {
+		x, ok := all[p.Key]
+		if !ok || p.Key == trainers.ParamC || p.Key == trainers.ParamSeed || (!p.Optional && isZeroValue(x)) {
+			continue
+		}
+		out[p.Key] = x
 	}
-	return t
+	return out, nil
+}
+
+// isZeroValue reports whether x is its type's zero value (0, false, "").
+func isZeroValue(x any) bool { return x == nil || reflect.ValueOf(x).IsZero() }
+
+// MarshalYAML writes the entry as a config spells it: name, label, C and
+// grid, then its params inline in the order the trainer declares them.
+func (t TrainerSpec) MarshalYAML() (any, error) {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(key string, v any) error {
+		var val yaml.Node
+		if err := val.Encode(v); err != nil {
+			return fmt.Errorf("trainer %s: %s: %w", t.Name, key, err)
+		}
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, &val)
+		return nil
+	}
+	if err := add("name", t.Name); err != nil {
+		return nil, err
+	}
+	if t.Label != "" {
+		if err := add("label", t.Label); err != nil {
+			return nil, err
+		}
+	}
+	if len(t.C) > 0 {
+		if err := add(trainers.ParamC, t.C); err != nil {
+			return nil, err
+		}
+	}
+	if t.Grid != nil {
+		if err := add("grid", t.Grid); err != nil {
+			return nil, err
+		}
+	}
+	var order []string
+	if spec, err := trainers.SpecOf(t.Name); err == nil {
+		for _, p := range spec.Params {
+			order = append(order, p.Key)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.Params)) {
+		if !slices.Contains(order, k) {
+			order = append(order, k) // not the trainer's: shown, for validation to name
+		}
+	}
+	for _, k := range order {
+		if x, ok := t.Params[k]; ok {
+			if err := add(k, x); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return n, nil
 }

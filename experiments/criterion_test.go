@@ -46,8 +46,9 @@ func TestSlackCriterionReachesUnits(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[string]string{"eq1": trainers.CriterionSarawagiGupta}[p.Label]
-		if p.Spec.Criterion != want || (want != "") != (v["criterion"] == want) {
-			t.Errorf("%s unit: spec criterion %q, trainer params %v; want %q", p.Label, p.Spec.Criterion, v, want)
+		got, _ := p.Spec.Params["criterion"].(string)
+		if got != want || (want != "") != (v["criterion"] == want) {
+			t.Errorf("%s unit: spec criterion %q, trainer params %v; want %q", p.Label, got, v, want)
 		}
 	}
 	if len(keys["unset"]) == 0 || strings.Join(keys["unset"], ",") != strings.Join(keys["h"], ",") {

@@ -1,12 +1,16 @@
 package experiments
 
 import (
+	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/internal/strictyaml"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -30,6 +34,12 @@ func schemaKeys(t reflect.Type, prefix string, leaf map[string]bool) []string {
 		tag, ok := f.Tag.Lookup("yaml")
 		name, opts, _ := strings.Cut(tag, ",")
 		if !ok || name == "-" {
+			continue
+		}
+		if in, ok := reflect.Zero(f.Type).Interface().(strictyaml.Inline); ok && opts == "inline" {
+			for _, k := range slices.Sorted(maps.Keys(in.InlineKeys())) { // a trainer's params
+				out = append(out, prefix+"."+k)
+			}
 			continue
 		}
 		if opts == "inline" && f.Type.Kind() == reflect.Map {
@@ -112,6 +122,24 @@ func TestConfigDocsListEveryKey(t *testing.T) {
 	for _, k := range documented {
 		if k != "trainers[].<param>" && !slices.Contains(schema, k) {
 			t.Errorf("docs/config.md documents %s, which the config schema does not have", k)
+		}
+	}
+}
+
+// docs/config.md states the feature settings' bounds as features.Settings
+// declares them, the bounds configs and repro train's flags share.
+func TestConfigDocsStateFeatureBounds(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../docs/config.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range features.Settings() {
+		row := "| `features." + st.Key + "` |"
+		_, rest, ok := strings.Cut(string(b), row)
+		line, _, _ := strings.Cut(rest, "\n")
+		if want := fmt.Sprintf("; %d to %d", st.Min, st.Max); !ok || !strings.Contains(line, want) {
+			t.Errorf("docs/config.md's row %s does not say %q", row, want)
 		}
 	}
 }

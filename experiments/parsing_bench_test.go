@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"github.com/maxmargin/repro/trainers"
 	"os"
 	"testing"
 
@@ -37,7 +38,7 @@ trainers:
 	for i := range train {
 		train[i] = i
 	}
-	u := unitSpec{Task: TaskParsing, Trainer: "margin", C: 0.1, Solver: "one-slack", Features: d.features}
+	u := unitSpec{Task: TaskParsing, Trainer: "margin", C: 0.1, Params: trainers.Values{"solver": "one-slack"}, Features: d.features}
 	for b.Loop() {
 		res, err := dispatchUnit(context.Background(), d, u, train, train)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/internal/readlimit"
+	"github.com/maxmargin/repro/trainers"
 )
 
 // PlanFile is the plan's file name in an output directory; the store its
@@ -126,8 +127,8 @@ func (r *runner) planAll(ctx context.Context) ([]PlannedUnit, error) {
 		if u.Label != u.Trainer {
 			p.Label = u.Label
 		}
-		if u.Threads > 1 {
-			p.Threads = u.Threads
+		if n := u.threads(); n > 1 {
+			p.Threads = n
 		}
 		if len(deps) > 0 {
 			p.CFromValidation, p.Spec.C, p.Key = true, 0, ""
@@ -193,7 +194,9 @@ func ReadPlan(path string) ([]PlannedUnit, error) {
 			return nil, fmt.Errorf("%s:%d: index %d, want %d (the plan was edited or truncated; write it again with repro plan)", path, len(out)+1, p.Index, len(out))
 		}
 		p.Spec.Label = cmp.Or(p.Label, p.Spec.Trainer)
-		p.Spec.Threads = p.Threads
+		if p.Threads > 0 {
+			p.Spec.Execution = trainers.Values{trainers.ParamThreads: p.Threads}
+		}
 		out = append(out, p)
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {

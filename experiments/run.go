@@ -359,9 +359,13 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 				if r.unsupported[[2]string{entry.Name, task}] {
 					continue
 				}
-				// Keys hold the settings training uses, defaults resolved,
+				// Keys hold the params training uses, defaults resolved,
 				// so spelling a default out (config.yaml does) changes nothing.
-				t := entry.effective()
+				params, execution, err := entry.unitParams()
+				if err != nil {
+					return nil, fmt.Errorf("trainer %s: %w", entry.Display(), err)
+				}
+				t := entry
 				for _, frac := range r.cfg.Splits.TrainFractions {
 					for k := range r.cfg.Splits.Count {
 						if len(units)%planCheckEvery == 0 && ctx.Err() != nil {
@@ -369,10 +373,9 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 						}
 						u := unitSpec{
 							Schema: schemaVersion, Dataset: d.name, DataHash: d.hash, Task: task, Features: fs, SegmentLoss: r.segmentLoss(task),
-							Trainer: t.Name, Epsilon: t.Epsilon, QPTolerance: t.QPTolerance, MaxIterations: t.MaxIterations,
+							Trainer: t.Name, Params: params, Execution: execution,
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
-							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Epochs: t.Epochs, K: t.K, Average: t.Average, Beta: t.Beta, LossScale: t.LossScale, Rescaling: t.Rescaling,
-							Solver: t.Solver, DropIdle: t.DropIdle, Criterion: t.Criterion, CPerExample: t.CPerExample, Label: t.Display(), Threads: t.Threads,
+							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Label: t.Display(),
 							Curves: r.cfg.Curves && phase == phaseTest,
 						}
 						if slices.Contains(trainers.LogLinearTrainers(), t.Name) {

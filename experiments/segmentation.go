@@ -1,8 +1,8 @@
 package experiments
 
 import (
-	"github.com/maxmargin/repro/decoders/semimarkov"
 	"github.com/maxmargin/repro/metrics"
+	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -13,8 +13,8 @@ const TaskSegmentation = tagger.Segmentation
 
 // of returns the loss over k labels: the paper's unit penalties (nil), or
 // the config's for every label.
-func (l *segmentLoss) of(k int) semimarkov.Loss {
-	loss := semimarkov.DefaultLoss(k)
+func (l *segmentLoss) of(k int) structpred.SegmentLoss {
+	loss := structpred.DefaultSegmentLoss(k)
 	if l == nil {
 		return loss
 	}

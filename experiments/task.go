@@ -2,8 +2,8 @@ package experiments
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -63,13 +63,7 @@ type binding[Y any] struct {
 
 func (b binding[Y]) Name() string { return b.name }
 
-func (b binding[Y]) Supports(t TrainerSpec) error {
-	v, err := t.params()
-	if err != nil {
-		return err
-	}
-	return b.supports(t.Name, v)
-}
+func (b binding[Y]) Supports(t TrainerSpec) error { return b.supports(t.Name, t.values()) }
 
 func (b binding[Y]) Run(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
 	return runBound(ctx, b, d, u, train, eval)
@@ -202,35 +196,16 @@ func trainUnit[Y any](ctx context.Context, f fitting[Y], u unitSpec, opts ...tra
 }
 
 // trainerParams returns the params of the unit's trainer: the unit's
-// settings under the keys the trainer accepts (unitSpec's JSON names are the
-// config's keys, which are the trainers' param keys), unset ones left out,
-// with the unit's C and, as the seed, the experiment's seed plus the split.
+// params and execution params, with the unit's C and, as the seed, the
+// experiment's seed plus the split.
 func (u unitSpec) trainerParams() (trainers.Values, error) {
 	spec, err := trainers.SpecOf(u.Trainer)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(u)
-	if err != nil {
-		return nil, fmt.Errorf("unit settings: %w", err)
-	}
-	var all map[string]any
-	if err := json.Unmarshal(raw, &all); err != nil {
-		return nil, fmt.Errorf("unit settings: %w", err)
-	}
-	v := trainers.Values{}
-	execution := u.executionParams()
-	for _, p := range spec.Params {
-		x := all[p.Key]
-		if p.Execution {
-			x = execution[p.Key]
-		}
-		switch x {
-		case nil, 0, 0.0, false, "":
-		default:
-			v[p.Key] = x
-		}
-	}
+	v := make(trainers.Values, len(u.Params)+len(u.Execution)+2)
+	maps.Copy(v, u.Params)
+	maps.Copy(v, u.Execution)
 	if _, ok := spec.Param(trainers.ParamC); ok && u.C != 0 {
 		v[trainers.ParamC] = u.C
 	}

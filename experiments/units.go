@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 
 	"github.com/maxmargin/repro/internal/atomicfile"
@@ -37,74 +38,82 @@ const (
 const schemaVersion = 2
 
 // unitSpec identifies one training-and-evaluation run completely; its hash is
-// the unit's key in the cache.
+// the unit's key in the cache (see MarshalJSON for its encoding).
 type unitSpec struct {
-	Schema             int         `json:"schema"`
-	Dataset            string      `json:"dataset"`
-	DataHash           string      `json:"data_hash"`
-	Task               string      `json:"task"`
-	Features           featureSpec `json:"features"`
-	Trainer            string      `json:"trainer"`
-	C                  float64     `json:"C"`
-	Epsilon            float64     `json:"epsilon"`
-	QPTolerance        float64     `json:"qp_tolerance"`
-	MaxIterations      int         `json:"max_iterations"`
-	Seed               uint64      `json:"seed"`
-	Split              int         `json:"split"`
-	TrainFraction      float64     `json:"train_fraction"`
-	ValidationFraction float64     `json:"validation_fraction"`
-	Phase              string      `json:"phase"`
+	Schema   int
+	Dataset  string
+	DataHash string
+	Task     string
+	Features featureSpec
+	Trainer  string
+	C        float64
+	Seed     uint64
+	Split    int
+	// TrainFraction and ValidationFraction are the split's fractions.
+	TrainFraction      float64
+	ValidationFraction float64
+	Phase              string
 	// SegmentQuantile sets the semi-Markov maximum segment length (0: the
-	// default); omitted when zero so sequence-unit keys are unaffected.
-	SegmentQuantile float64 `json:"segment_quantile,omitempty"`
-	// SegmentLoss is the segmentation loss when it is not the paper's
-	// (nil), omitted then so existing units keep their keys.
-	SegmentLoss *segmentLoss `json:"segment_loss,omitempty"`
+	// default).
+	SegmentQuantile float64
+	// SegmentLoss is the segmentation loss when it is not the paper's (nil).
+	SegmentLoss *segmentLoss
 	// SplitKind is "fold" for by-fold splits, empty for random ones.
-	SplitKind string `json:"split_kind,omitempty"`
+	SplitKind string
 	// SplitHash fingerprints the unit's split when a split file gives it
 	// (datasets.FileSplit.Hash), so that editing the split recomputes its
-	// units; omitted for every other kind, whose keys stay as they were.
-	SplitHash string `json:"split_hash,omitempty"`
-	// Settings of the online and log-linear trainers, omitted when unset.
-	Epochs    int      `json:"epochs,omitempty"`
-	K         int      `json:"k,omitempty"`
-	Average   *bool    `json:"average,omitempty"`
-	Beta      float64  `json:"beta,omitempty"`
-	LossScale *float64 `json:"loss_scale,omitempty"`
-	Rescaling string   `json:"rescaling,omitempty"`
-	// Solver is the cutting-plane solver (n-slack or one-slack).
-	Solver string `json:"solver,omitempty"`
-	// DropIdle is n-slack's idle-constraint dropping; omitted when off, so
-	// existing units keep their keys.
-	DropIdle int `json:"drop_idle,omitempty"`
-	// Criterion is the slack oracle's criterion; unset (Tsochantaridis'
-	// H, the default) is omitted, so existing units keep their keys.
-	Criterion string `json:"criterion,omitempty"`
-	// CPerExample makes C weigh the mean loss (C/n) instead of the sum.
-	CPerExample bool `json:"C_per_example,omitempty"`
+	// units.
+	SplitHash string
 	// Minimizer is the log-linear trainers' L-BFGS configuration
 	// (trainers.LBFGSRevision), so that units trained with an earlier one
-	// are recomputed, not reused; omitted for every other trainer.
-	Minimizer string `json:"minimizer,omitempty"`
+	// are recomputed, not reused; empty for every other trainer.
+	Minimizer string
 	// Curves has a test unit score the test set at every checkpoint of
-	// its training (Config.Curves); omitted when off, so every other unit
-	// keeps its key.
-	Curves bool `json:"curves,omitempty"`
+	// its training (Config.Curves).
+	Curves bool
+	// Params are the trainer's params as training uses them (the config
+	// entry's, defaults resolved: TrainerSpec.resolved), without C, the
+	// seed and the execution params. Their keys are the registry's, so a
+	// trainer with a new param needs nothing here.
+	Params trainers.Values
+	// Execution are the params that do not change the result
+	// (trainers.Param.Execution: threads). They reach the trainer but stay
+	// out of the key, so changing them reuses the cached units.
+	Execution trainers.Values
 	// Label is the config entry's display name (TrainerSpec.Display). It
 	// only names results, so it stays out of the key.
-	Label string `json:"-"`
-	// Threads is the cutting-plane trainers' threads param. Results do not
-	// depend on it (trainers.Param.Execution), so it stays out of the key;
-	// executionParams hands it to the trainer.
-	Threads int `json:"-"`
+	Label string
 }
 
-// executionParams returns the unit's trainer params that do not change its
-// result (trainers.Param.Execution), under their param keys: the ones the
-// key leaves out.
-func (u unitSpec) executionParams() trainers.Values {
-	return trainers.Values{"threads": u.Threads}
+// unitParams splits the entry's resolved params into those that identify a
+// unit's result (its key) and the execution params, which do not.
+func (t TrainerSpec) unitParams() (key, execution trainers.Values, err error) {
+	spec, err := trainers.SpecOf(t.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := t.resolved()
+	if err != nil {
+		return nil, nil, err
+	}
+	key, execution = trainers.Values{}, trainers.Values{}
+	for k, x := range all {
+		if p, _ := spec.Param(k); p.Execution {
+			execution[k] = x
+		} else {
+			key[k] = x
+		}
+	}
+	return key, execution, nil
+}
+
+// threads is how many goroutines the unit's training may use (at least 1),
+// which a scheduler reserves cores for.
+func (u unitSpec) threads() int {
+	if n, ok := u.Execution[trainers.ParamThreads].(int); ok && n > 1 {
+		return n
+	}
+	return 1
 }
 
 // display is the name the unit's results go by: its label, or its trainer.
@@ -116,22 +125,38 @@ func (u unitSpec) display() string {
 }
 
 // params returns the hyperparameters that were set, as reported in
-// runs.jsonl (C only for trainers that have one).
+// runs.jsonl: C (for trainers that have one) and the trainer's
+// hyperparameters (trainers.Param.Hyper) among the unit's params.
 func (u unitSpec) params() map[string]float64 {
 	p := map[string]float64{}
-	set := func(name string, v float64) {
-		if v != 0 {
-			p[name] = v
+	if u.C != 0 {
+		p[trainers.ParamC] = u.C
+	}
+	spec, err := trainers.SpecOf(u.Trainer)
+	if err != nil {
+		return p
+	}
+	for _, q := range spec.Params {
+		if x, ok := u.Params[q.Key]; ok && q.Hyper {
+			if f, numeric := asFloat(x); numeric {
+				p[q.Key] = f
+			}
 		}
 	}
-	set("C", u.C)
-	set("epochs", float64(u.Epochs))
-	set("k", float64(u.K))
-	set("beta", u.Beta)
-	if u.LossScale != nil {
-		p["loss_scale"] = *u.LossScale
-	}
 	return p
+}
+
+// asFloat converts a numeric param value to float64.
+func asFloat(x any) (float64, bool) {
+	switch v := reflect.ValueOf(x); v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(v.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(v.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return v.Float(), true
+	}
+	return 0, false
 }
 
 // featureSpec is FeatureSpec with defaults resolved. Kind and Degree are
@@ -164,11 +189,12 @@ func (f featureSpec) tagger(columns []string) tagger.Features {
 }
 
 // key returns the first 16 hex digits of the SHA-256 of the spec's JSON
-// (struct fields marshal in a fixed order, so the encoding is canonical).
+// (MarshalJSON writes its members in a fixed order, so the encoding is
+// canonical).
 func (u unitSpec) key() string {
 	b, err := json.Marshal(u)
 	if err != nil {
-		panic(err) // a struct of plain values always marshals
+		panic(err) // plain values (params are numbers, bools and strings) always marshal
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

@@ -69,38 +69,15 @@ func (c *Counts) AddSegments(truth, pred []structpred.Segment, n int) error {
 	}
 	c.Tokens += n
 	c.addSpans(truth, pred)
-	c.SegmentLoss += unitSegmentLoss(truth, pred)
+	k := 1
+	for _, segs := range [][]structpred.Segment{truth, pred} {
+		for _, s := range segs {
+			k = max(k, s.Label+1)
+		}
+	}
+	c.SegmentLoss += structpred.DefaultSegmentLoss(k).Of(truth, pred) // unit penalties: the paper's
 	c.SegmentsCounted += len(truth) + len(pred)
 	return nil
-}
-
-// unitSegmentLoss is section 4.3.2's segment loss with unit penalties
-// (semimarkov.DefaultLoss, which a test checks it against; computed here so
-// that scoring needs no decoder): a predicted segment costs 1 if a true
-// segment has its span but another label, nothing if it is true, and
-// otherwise 1 plus the number of true segments starting inside it. Both
-// must tile the same tokens.
-func unitSegmentLoss(truth, pred []structpred.Segment) float64 {
-	byStart := make(map[int]structpred.Segment, len(truth))
-	for _, g := range truth {
-		byStart[g.Start] = g
-	}
-	loss := 0
-	for _, s := range pred {
-		if g, ok := byStart[s.Start]; ok && g.End == s.End {
-			if g.Label != s.Label {
-				loss++
-			}
-			continue
-		}
-		loss++
-		for t := s.Start; t < s.End; t++ {
-			if _, ok := byStart[t]; ok {
-				loss++
-			}
-		}
-	}
-	return float64(loss)
 }
 
 // induced returns the per-token labels of a segmentation that must cover

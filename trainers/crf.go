@@ -296,7 +296,7 @@ func LogLinearTrainers() []string { return []string{CRFName, EntropyMarginName} 
 // Σ_i −log p + (C'/2)‖w‖² is this divided by C, with C' = 1/C.
 type CRFParams struct {
 	TradeOff
-	MaxIterations int `param:"max_iterations" help:"cap on L-BFGS major iterations"`
+	MaxIterations int `param:"max_iterations" range:"[1,)" help:"cap on L-BFGS major iterations"`
 }
 
 // Resolved fills the defaults as CRFSettings.Resolved does.
@@ -305,16 +305,8 @@ func (p CRFParams) Resolved() CRFParams {
 	return p
 }
 
-// Validate checks resolved params.
-func (p CRFParams) Validate() error {
-	if err := p.TradeOff.validate(); err != nil {
-		return err
-	}
-	if p.MaxIterations < 1 {
-		return &ParamError{Key: "max_iterations", Msg: fmt.Sprintf("must be at least 1, got %d", p.MaxIterations)}
-	}
-	return nil
-}
+// Validate checks resolved params: nothing beyond their ranges.
+func (p CRFParams) Validate() error { return nil }
 
 func crfTrainer[Y any]() Trainer[Y] {
 	return entry[Y, CRFParams]{

@@ -524,7 +524,7 @@ func NewSeparator[Y any](trainer string, m Model[Y], epsilon float64) (Separator
 // TradeOff is the C of the trainers that minimise ½‖w‖² + C·(their loss
 // summed over the instances); each trainer's file says what its loss is.
 type TradeOff struct {
-	C float64 `param:"C,required" help:"the regularisation trade-off"`
+	C float64 `param:"C,required" range:"(0,1e12]" help:"the regularisation trade-off"`
 	// CPerExample makes C weigh the mean of the losses instead of their
 	// sum: the trainer uses C/n for n instances.
 	CPerExample bool `param:"C_per_example" help:"C weighs the mean loss (C/n) instead of the sum"`
@@ -533,24 +533,16 @@ type TradeOff struct {
 // PerExample returns the trade-off on the summed losses of n instances.
 func (t TradeOff) PerExample(n int) float64 { return perExample(t.C, t.CPerExample, n) }
 
-// validate checks that C is positive and finite.
-func (t TradeOff) validate() error {
-	if !(t.C > 0) || math.IsInf(t.C, 0) {
-		return &ParamError{Key: ParamC, Msg: fmt.Sprintf("must be positive and finite, got %v", t.C)}
-	}
-	return nil
-}
-
 // CuttingPlaneParams are the params of the cutting-plane trainers (margin,
 // slack, approx-slack, poslearn); see Settings for their meaning.
 type CuttingPlaneParams struct {
 	TradeOff
 	Solver        string  `param:"solver" help:"n-slack (the paper's) or one-slack (Joachims et al. 2009)"`
-	Epsilon       float64 `param:"epsilon" help:"violation tolerance ε; the primal is within C·G·ε of optimal"`
-	QPTolerance   float64 `param:"qp_tolerance" help:"relative working-set gap the QP must reach (0: stop on the true gap)"`
-	MaxIterations int     `param:"max_iterations" help:"cap on passes (n-slack) or iterations (one-slack)"`
-	Threads       int     `param:"threads,execution" help:"goroutines for one-slack's separation and both solvers' final exact pass; results do not depend on it"`
-	DropIdle      int     `param:"drop_idle" help:"n-slack: forget a constraint after this many passes in a row at α = 0 well below its slack (0: keep every constraint)"`
+	Epsilon       float64 `param:"epsilon" range:"(0,)" help:"violation tolerance ε; the primal is within C·G·ε of optimal"`
+	QPTolerance   float64 `param:"qp_tolerance" range:"[0,1)" help:"relative working-set gap the QP must reach (0: stop on the true gap)"`
+	MaxIterations int     `param:"max_iterations" range:"[1,)" help:"cap on passes (n-slack) or iterations (one-slack)"`
+	Threads       int     `param:"threads,execution" range:"[1,)" help:"goroutines for one-slack's separation and both solvers' final exact pass; results do not depend on it"`
+	DropIdle      int     `param:"drop_idle" range:"[0,)" help:"n-slack: forget a constraint after this many passes in a row at α = 0 well below its slack (0: keep every constraint)"`
 }
 
 // Resolved fills the defaults as Settings.Resolved does.
@@ -560,24 +552,11 @@ func (p CuttingPlaneParams) Resolved() CuttingPlaneParams {
 	return p
 }
 
-// Validate checks resolved params.
+// Validate checks resolved params (their ranges are the fields' tags).
 func (p CuttingPlaneParams) Validate() error {
-	if err := p.TradeOff.validate(); err != nil {
-		return err
-	}
 	switch {
 	case !slices.Contains(Solvers(), p.Solver):
 		return &ParamError{Key: "solver", Msg: fmt.Sprintf("unknown solver %q (known: %s)", p.Solver, strings.Join(Solvers(), ", "))}
-	case !(p.Epsilon > 0) || math.IsInf(p.Epsilon, 0):
-		return &ParamError{Key: "epsilon", Msg: fmt.Sprintf("must be positive and finite, got %v", p.Epsilon)}
-	case !(p.QPTolerance >= 0 && p.QPTolerance < 1):
-		return &ParamError{Key: "qp_tolerance", Msg: fmt.Sprintf("is a relative gap in [0, 1), got %v", p.QPTolerance)}
-	case p.MaxIterations < 1:
-		return &ParamError{Key: "max_iterations", Msg: fmt.Sprintf("must be at least 1, got %d", p.MaxIterations)}
-	case p.Threads < 1:
-		return &ParamError{Key: "threads", Msg: fmt.Sprintf("must be at least 1, got %d", p.Threads)}
-	case p.DropIdle < 0:
-		return &ParamError{Key: "drop_idle", Msg: fmt.Sprintf("is a number of passes, at least 0, got %d", p.DropIdle)}
 	case p.DropIdle > 0 && p.Solver == OneSlack:
 		return &ParamError{Key: "drop_idle", Msg: errDropIdleOneSlack.Error()}
 	}

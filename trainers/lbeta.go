@@ -3,7 +3,6 @@ package trainers
 import (
 	"context"
 	"fmt"
-	"math"
 )
 
 // EntropyMarginName is the name in configs and results of Pletscher, Ong &
@@ -17,10 +16,10 @@ const EntropyMarginName = "entropy-margin"
 // SSVM's at the same C.
 type EntropyMarginParams struct {
 	TradeOff
-	Beta          float64  `param:"beta,required" help:"inverse temperature β > 0 (β → ∞: the SSVM; β = 1 without loss: the CRF)"`
-	LossScale     *float64 `param:"loss_scale" help:"weight of the loss Δ in the exponent"`
+	Beta          float64  `param:"beta,required,hyper" range:"(0,)" help:"inverse temperature β > 0 (β → ∞: the SSVM; β = 1 without loss: the CRF)"`
+	LossScale     *float64 `param:"loss_scale,hyper" range:"[0,)" help:"weight of the loss Δ in the exponent"`
 	Rescaling     string   `param:"rescaling" help:"margin (their eq. 9) or slack (section 3.3, needs a slack-rescaled partition function)"`
-	MaxIterations int      `param:"max_iterations" help:"cap on L-BFGS major iterations"`
+	MaxIterations int      `param:"max_iterations" range:"[1,)" help:"cap on L-BFGS major iterations"`
 }
 
 // Resolved fills the defaults: loss scale 1, margin rescaling and CRF's
@@ -35,21 +34,10 @@ func (p EntropyMarginParams) Resolved() EntropyMarginParams {
 	return p
 }
 
-// Validate checks resolved params.
+// Validate checks resolved params (their ranges are the fields' tags).
 func (p EntropyMarginParams) Validate() error {
-	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-	if err := p.TradeOff.validate(); err != nil {
-		return err
-	}
-	switch {
-	case !(p.Beta > 0) || !finite(p.Beta):
-		return &ParamError{Key: "beta", Msg: fmt.Sprintf("must be positive and finite (the inverse temperature), got %v", p.Beta)}
-	case p.LossScale != nil && (!(*p.LossScale >= 0) || !finite(*p.LossScale)):
-		return &ParamError{Key: "loss_scale", Msg: fmt.Sprintf("must be non-negative and finite, got %v", *p.LossScale)}
-	case p.Rescaling != Margin && p.Rescaling != Slack:
+	if p.Rescaling != Margin && p.Rescaling != Slack {
 		return &ParamError{Key: "rescaling", Msg: fmt.Sprintf("must be %s or %s, got %q", Margin, Slack, p.Rescaling)}
-	case p.MaxIterations < 1:
-		return &ParamError{Key: "max_iterations", Msg: fmt.Sprintf("must be at least 1, got %d", p.MaxIterations)}
 	}
 	return nil
 }

@@ -112,8 +112,8 @@ func miraStep[Y any](m Model[Y], s OnlineSettings) onlineStep {
 // absent (0), the constraints are hard, as in Crammer et al.'s Figure 1.
 type MIRAParams struct {
 	OnlineParams
-	C float64 `param:"C" help:"bound on each instance's duals (0: hard constraints)"`
-	K int     `param:"k" help:"number of best labelings constrained per instance"`
+	C float64 `param:"C" range:"[0,1e12]" help:"bound on each instance's duals (0: hard constraints)"`
+	K int     `param:"k,hyper" range:"[1,)" help:"number of best labelings constrained per instance"`
 }
 
 // Resolved fills the defaults: 10 epochs, averaging on, K = 5.
@@ -125,16 +125,8 @@ func (p MIRAParams) Resolved() MIRAParams {
 	return p
 }
 
-// Validate checks resolved params.
-func (p MIRAParams) Validate() error {
-	switch {
-	case p.K < 1:
-		return &ParamError{Key: "k", Msg: fmt.Sprintf("must be at least 1, got %d", p.K)}
-	case p.C < 0 || math.IsNaN(p.C) || math.IsInf(p.C, 0):
-		return &ParamError{Key: ParamC, Msg: fmt.Sprintf("must be finite and ≥ 0 (0 = hard constraints), got %v", p.C)}
-	}
-	return p.OnlineParams.validate()
-}
+// Validate checks resolved params: nothing beyond their ranges.
+func (p MIRAParams) Validate() error { return nil }
 
 func miraTrainer[Y any]() Trainer[Y] {
 	return onlineTrainer(miraAlgo[Y](), "k-best MIRA (Crammer, McDonald & Pereira 2005), each instance's QP solved exactly",

@@ -147,7 +147,7 @@ func trainOnline[Y any](ctx context.Context, a onlineAlgo[Y], m Model[Y], s Onli
 
 // OnlineParams are the params every online trainer shares.
 type OnlineParams struct {
-	Epochs  int    `param:"epochs" help:"passes over the data (perceptron and MIRA stop early after a pass without updates)"`
+	Epochs  int    `param:"epochs,hyper" range:"[1,)" help:"passes over the data (perceptron and MIRA stop early after a pass without updates)"`
 	Average *bool  `param:"average" help:"return the average of the weights after every step instead of the last"`
 	Seed    uint64 `param:"seed" help:"seeds the random instance order of every epoch"`
 }
@@ -162,13 +162,6 @@ func (p OnlineParams) resolved(averages bool) OnlineParams {
 		p.Average = &averages
 	}
 	return p
-}
-
-func (p OnlineParams) validate() error {
-	if p.Epochs < 1 {
-		return &ParamError{Key: "epochs", Msg: fmt.Sprintf("must be at least 1, got %d", p.Epochs)}
-	}
-	return nil
 }
 
 // settings returns the OnlineSettings of resolved params.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -34,6 +35,161 @@ type Param struct {
 	// computes (threads): results do not depend on it, so a caller keeps
 	// it out of whatever identifies a run (the experiments' unit keys).
 	Execution bool
+	// Optional marks a param whose zero is a value of its own, told apart
+	// from unset (average: false, loss_scale: 0). Any other numeric param
+	// reads 0 as unset, so giving it 0 where its default is not 0 is an
+	// error rather than a silent default.
+	Optional bool
+	// Hyper marks a hyperparameter of the objective or the algorithm
+	// (epochs, k, beta) that results list beside C, as opposed to a
+	// solver's tolerances and caps.
+	Hyper bool
+	// Range bounds a numeric param (the zero Range: any value). Training,
+	// configs and command lines all check it here.
+	Range Range
+}
+
+// ParamThreads is the key of the execution param that says how many
+// goroutines one training may use, which a scheduler reserves cores for.
+const ParamThreads = "threads"
+
+// Range is the interval a numeric param's value must lie in, declared by
+// the param's `range` tag: "[1,)" is at least 1, "(0,1e12]" positive and at
+// most 1e12; an empty end is unbounded, and never admits an infinity.
+type Range struct {
+	Min, Max         float64 // ±Inf when unbounded
+	MinOpen, MaxOpen bool
+	declared         bool
+}
+
+// parseRange parses a range tag ("" for none).
+func parseRange(tag string) (Range, error) {
+	if tag == "" {
+		return Range{}, nil
+	}
+	lo, hi, ok := strings.Cut(tag, ",")
+	if !ok || len(lo) < 1 || len(hi) < 1 || !strings.ContainsRune("[(", rune(lo[0])) || !strings.ContainsRune("])", rune(hi[len(hi)-1])) {
+		return Range{}, fmt.Errorf("range %q: want e.g. [1,) or (0,1e12]", tag)
+	}
+	r := Range{Min: math.Inf(-1), Max: math.Inf(1), MinOpen: lo[0] == '(', MaxOpen: hi[len(hi)-1] == ')', declared: true}
+	var err error
+	if x := strings.TrimSpace(lo[1:]); x != "" {
+		if r.Min, err = strconv.ParseFloat(x, 64); err != nil {
+			return Range{}, fmt.Errorf("range %q: %w", tag, err)
+		}
+	}
+	if x := strings.TrimSpace(hi[:len(hi)-1]); x != "" {
+		if r.Max, err = strconv.ParseFloat(x, 64); err != nil {
+			return Range{}, fmt.Errorf("range %q: %w", tag, err)
+		}
+	}
+	return r, nil
+}
+
+// Contains reports whether x lies in r (NaN never does; an infinity only
+// at a closed end that is itself infinite, which a tag cannot write).
+func (r Range) Contains(x float64) bool {
+	if !r.declared {
+		return true
+	}
+	switch {
+	case math.IsNaN(x), math.IsInf(x, 0):
+		return false
+	case x < r.Min || r.MinOpen && x == r.Min:
+		return false
+	case x > r.Max || r.MaxOpen && x == r.Max:
+		return false
+	}
+	return true
+}
+
+// String writes r as an interval, e.g. [1, ∞); "" when there is no bound.
+func (r Range) String() string {
+	if !r.declared {
+		return ""
+	}
+	end := func(x float64) string {
+		switch {
+		case math.IsInf(x, 1):
+			return "∞"
+		case math.IsInf(x, -1):
+			return "−∞"
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	lo, hi := "[", "]"
+	if r.MinOpen || math.IsInf(r.Min, 0) {
+		lo = "("
+	}
+	if r.MaxOpen || math.IsInf(r.Max, 0) {
+		hi = ")"
+	}
+	return lo + end(r.Min) + ", " + end(r.Max) + hi
+}
+
+// Check returns nil if x lies in r, else the reason, worded for a reader
+// of a config or a command line (e.g. "must be at least 1, got 0").
+func (r Range) Check(x float64) error {
+	if r.Contains(x) {
+		return nil
+	}
+	got := strconv.FormatFloat(x, 'g', -1, 64)
+	finite := ""
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		finite = " and finite"
+	}
+	if math.IsInf(r.Max, 1) {
+		switch {
+		case r.Min == 0 && r.MinOpen:
+			return fmt.Errorf("must be positive%s, got %s", finite, got)
+		case r.Min == 0:
+			return fmt.Errorf("must be non-negative%s, got %s", finite, got)
+		case !r.MinOpen:
+			return fmt.Errorf("must be at least %s%s, got %s", strconv.FormatFloat(r.Min, 'g', -1, 64), finite, got)
+		}
+	}
+	return fmt.Errorf("must be in %s, got %s", r, got)
+}
+
+// Parse reads text as a value of the param's kind, as a command line
+// states it (--param epochs=20); a value that is not one is a *ParamError
+// saying what the param takes.
+func (p Param) Parse(text string) (any, error) {
+	var (
+		x   any
+		err error
+	)
+	switch p.Kind {
+	case "float":
+		x, err = strconv.ParseFloat(text, 64)
+	case "int":
+		x, err = strconv.Atoi(text)
+	case "uint":
+		x, err = strconv.ParseUint(text, 10, 64)
+	case "bool":
+		x, err = strconv.ParseBool(text)
+	default:
+		x = text
+	}
+	if err != nil {
+		return nil, &ParamError{Key: p.Key, Msg: fmt.Sprintf("takes %s, got %q", kindPhrase(p.Kind), text)}
+	}
+	return x, nil
+}
+
+// kindPhrase names a param kind as a reader of a message would.
+func kindPhrase(kind string) string {
+	switch kind {
+	case "float":
+		return "a number"
+	case "int":
+		return "an integer"
+	case "uint":
+		return "a non-negative integer"
+	case "bool":
+		return "true or false"
+	}
+	return "text"
 }
 
 // Spec describes a trainer: its name as configs spell it, a one-line
@@ -67,14 +223,18 @@ func (s Spec) String() string {
 		if p.Key == ParamC {
 			continue
 		}
-		def := p.Default
+		def := "default " + p.Default
 		switch {
 		case p.Required:
 			def = "required"
-		case def == "":
-			def = "unset"
+		case p.Default == "":
+			def = "default unset"
 		}
-		fmt.Fprintf(&b, "  %s (%s, default %s): %s\n", p.Key, p.Kind, def, p.Help)
+		kind := p.Kind
+		if r := p.Range.String(); r != "" {
+			kind += " in " + r
+		}
+		fmt.Fprintf(&b, "  %s (%s, %s): %s\n", p.Key, kind, def, p.Help)
 	}
 	return b.String()
 }
@@ -91,8 +251,10 @@ func (e *ParamError) Error() string { return e.Key + ": " + e.Msg }
 // params is the constraint on a trainer's typed params P: a struct whose
 // fields carry `param:"key"` tags (",required" marks a param without
 // default, ",execution" one that does not change results: see
-// Param.Execution) and `help:"..."` tags, with the defaults in Resolved and the
-// ranges in Validate (reported as *ParamError).
+// Param.Execution; ",hyper" a hyperparameter: Param.Hyper), `help:"..."`
+// tags and, for numbers, `range:"..."` tags (see Range), with the defaults
+// in Resolved and the rules that join params in Validate (reported as
+// *ParamError). A pointer field is an optional param (Param.Optional).
 type params[P any] interface {
 	// Resolved returns the params with every unset field at its default.
 	Resolved() P
@@ -108,6 +270,9 @@ type paramField struct {
 	help      string
 	required  bool
 	execution bool
+	hyper     bool
+	optional  bool
+	rng       Range
 }
 
 func paramFields(t reflect.Type) []paramField {
@@ -125,8 +290,27 @@ func paramFields(t reflect.Type) []paramField {
 		if !ok {
 			continue
 		}
-		key, opt, _ := strings.Cut(tag, ",")
-		out = append(out, paramField{index: []int{i}, key: key, help: f.Tag.Get("help"), required: opt == "required", execution: opt == "execution"})
+		key, opts, _ := strings.Cut(tag, ",")
+		pf := paramField{index: []int{i}, key: key, help: f.Tag.Get("help"), optional: f.Type.Kind() == reflect.Pointer}
+		for _, opt := range strings.Split(opts, ",") {
+			switch opt {
+			case "required":
+				pf.required = true
+			case "execution":
+				pf.execution = true
+			case "hyper":
+				pf.hyper = true
+			case "":
+			default:
+				panic(fmt.Sprintf("trainers: param %q: unknown tag option %q", key, opt))
+			}
+		}
+		rng, err := parseRange(f.Tag.Get("range"))
+		if err != nil {
+			panic(fmt.Sprintf("trainers: param %q: %v", key, err))
+		}
+		pf.rng = rng
+		out = append(out, pf)
 	}
 	return out
 }
@@ -157,7 +341,8 @@ func describe[P params[P]]() []Param {
 	t := reflect.TypeFor[P]()
 	var out []Param
 	for _, f := range paramFields(t) {
-		p := Param{Key: f.key, Kind: kindName(t.FieldByIndex(f.index).Type), Help: f.help, Required: f.required, Execution: f.execution}
+		p := Param{Key: f.key, Kind: kindName(t.FieldByIndex(f.index).Type), Help: f.help, Required: f.required, Execution: f.execution,
+			Optional: f.optional, Hyper: f.hyper, Range: f.rng}
 		if v, ok := def[f.key]; ok && !f.required {
 			p.Default = fmt.Sprint(v)
 		}
@@ -257,4 +442,66 @@ func encodeParams[P any](p P) Values {
 		out[f.key] = x.Interface()
 	}
 	return out
+}
+
+// checkGiven applies the rules on what v states, which resolved params no
+// longer show: a required param must be given, and a numeric param that
+// reads 0 as unset must not be given 0 when its default is not 0 (that
+// would silently train with the default).
+func checkGiven(params []Param, v Values) error {
+	for _, p := range params {
+		x, given := v[p.Key]
+		given = given && x != nil
+		switch {
+		case p.Required && !given:
+			return &ParamError{Key: p.Key, Msg: "is required and missing (" + p.Help + ")"}
+		case given && !p.Optional && p.Kind != "bool" && p.Kind != "string" && isZero(x) && p.Default != "" && p.Default != "0":
+			return &ParamError{Key: p.Key, Msg: fmt.Sprintf("must not be 0 (omit it for the default, %s)", p.Default)}
+		}
+	}
+	return nil
+}
+
+// isZero reports whether a numeric value is 0.
+func isZero(x any) bool {
+	v := reflect.ValueOf(x)
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	}
+	return false
+}
+
+// checkRanges checks every numeric param of resolved p that is set
+// against its declared Range.
+func checkRanges[P any](p P) error {
+	rv := reflect.ValueOf(p)
+	for _, f := range paramFields(rv.Type()) {
+		x := rv.FieldByIndex(f.index)
+		if x.Kind() == reflect.Pointer {
+			if x.IsNil() {
+				continue
+			}
+			x = x.Elem()
+		}
+		var val float64
+		switch x.Kind() {
+		case reflect.Int:
+			val = float64(x.Int())
+		case reflect.Uint64:
+			val = float64(x.Uint())
+		case reflect.Float64:
+			val = x.Float()
+		default:
+			continue
+		}
+		if err := f.rng.Check(val); err != nil {
+			return &ParamError{Key: f.key, Msg: err.Error()}
+		}
+	}
+	return nil
 }

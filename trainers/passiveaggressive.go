@@ -1,7 +1,6 @@
 package trainers
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -24,7 +23,7 @@ const PassiveAggressiveName = "passive-aggressive"
 // (one Viterbi, no k-best list), which the tests check.
 type PassiveAggressiveParams struct {
 	OnlineParams
-	C float64 `param:"C" help:"bound on every step τ (0: unbounded, plain PA)"`
+	C float64 `param:"C" range:"[0,1e12]" help:"bound on every step τ (0: unbounded, plain PA)"`
 }
 
 // Resolved fills the defaults: 10 epochs, averaging on (as for MIRA).
@@ -33,13 +32,8 @@ func (p PassiveAggressiveParams) Resolved() PassiveAggressiveParams {
 	return p
 }
 
-// Validate checks resolved params.
-func (p PassiveAggressiveParams) Validate() error {
-	if p.C < 0 || math.IsNaN(p.C) || math.IsInf(p.C, 0) {
-		return &ParamError{Key: ParamC, Msg: fmt.Sprintf("must be finite and ≥ 0 (0 = unbounded), got %v", p.C)}
-	}
-	return p.OnlineParams.validate()
-}
+// Validate checks resolved params: nothing beyond their ranges.
+func (p PassiveAggressiveParams) Validate() error { return nil }
 
 func passiveAggressiveAlgo[Y any]() onlineAlgo[Y] {
 	return onlineAlgo[Y]{

@@ -56,7 +56,7 @@ func TestPassiveAggressiveParams(t *testing.T) {
 		want string // substring of the error; "" for none
 	}{
 		{Values{}, ""},
-		{Values{ParamC: -1.0}, "C: must be finite"},
+		{Values{ParamC: -1.0}, "C: must be in [0, 1e+12], got -1"},
 		{Values{"epochs": -1}, "epochs: must be at least 1"},
 		{Values{"k": 3}, `k: does not apply to trainer "passive-aggressive"`},
 		{Values{"epochs": 1.5}, "epochs: expected int"},

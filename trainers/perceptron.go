@@ -51,8 +51,8 @@ func (p PerceptronParams) Resolved() PerceptronParams {
 	return p
 }
 
-// Validate checks resolved params.
-func (p PerceptronParams) Validate() error { return p.OnlineParams.validate() }
+// Validate checks resolved params: nothing beyond their ranges.
+func (p PerceptronParams) Validate() error { return nil }
 
 func perceptronTrainer[Y any]() Trainer[Y] {
 	return onlineTrainer(perceptronAlgo[Y](), "averaged structured perceptron (Collins 2002)", "",

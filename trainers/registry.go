@@ -158,13 +158,21 @@ func (e entry[Y, P]) Spec() Spec {
 	return Spec{Name: e.name, Summary: e.summary, C: e.c, Params: describe[P]()}
 }
 
-// params decodes, resolves and validates v.
+// params decodes, resolves and validates v: what v states (checkGiven),
+// then the resolved params' ranges (checkRanges) and the rules that join
+// them (Validate).
 func (e entry[Y, P]) params(v Values) (P, error) {
 	p, err := decodeParams[P](e.name, v)
 	if err != nil {
 		return p, err
 	}
+	if err := checkGiven(describe[P](), v); err != nil {
+		return p, fmt.Errorf("trainer %q: %w", e.name, err)
+	}
 	p = p.Resolved()
+	if err := checkRanges(p); err != nil {
+		return p, fmt.Errorf("trainer %q: %w", e.name, err)
+	}
 	if err := p.Validate(); err != nil {
 		return p, fmt.Errorf("trainer %q: %w", e.name, err)
 	}

@@ -29,7 +29,7 @@ func TestRegistrySpecs(t *testing.T) {
 			t.Errorf("%s is not in the registry", name)
 		}
 	}
-	if !strings.Contains(Help(), "epsilon (float, default 0.01)") {
+	if !strings.Contains(Help(), "epsilon (float in (0, ∞), default 0.01)") {
 		t.Errorf("Help() lacks margin's epsilon default:\n%s", Help())
 	}
 }

@@ -132,8 +132,12 @@ func TestSlackCriterionParam(t *testing.T) {
 // the largest violations).
 func TestSarawagiGuptaTrainingIsCertified(t *testing.T) {
 	m, _ := slackTable(-0.05, -0.3, -0.5)
-	for _, iters := range []int{1, 0} {
-		res, err := Train[[]int](context.Background(), Slack, m, Values{"C": 1.0, "criterion": CriterionSarawagiGupta, "max_iterations": iters})
+	for _, iters := range []int{1, 0} { // 0: the default
+		v := Values{"C": 1.0, "criterion": CriterionSarawagiGupta}
+		if iters > 0 {
+			v["max_iterations"] = iters
+		}
+		res, err := Train[[]int](context.Background(), Slack, m, v)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,9 +30,12 @@ func TestSlackCriteriaReachSameObjective(t *testing.T) {
 				bound := c * float64(m.Len()) * eps
 				runs := map[string]*trainers.Result{}
 				for _, criterion := range trainers.SlackCriteria() {
-					for _, iters := range []int{2, 0} {
-						res, err := trainers.Train[[]int](context.Background(), trainers.Slack, m,
-							trainers.Values{"C": c, "epsilon": eps, "criterion": criterion, "max_iterations": iters})
+					for _, iters := range []int{2, 0} { // 0: the default
+						v := trainers.Values{"C": c, "epsilon": eps, "criterion": criterion}
+						if iters > 0 {
+							v["max_iterations"] = iters
+						}
+						res, err := trainers.Train[[]int](context.Background(), trainers.Slack, m, v)
 						if err != nil {
 							t.Fatalf("%s/%s: %v", name, criterion, err)
 						}

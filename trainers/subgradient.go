@@ -93,13 +93,8 @@ func (p SubgradientParams) Resolved() SubgradientParams {
 	return p
 }
 
-// Validate checks resolved params.
-func (p SubgradientParams) Validate() error {
-	if err := p.TradeOff.validate(); err != nil {
-		return err
-	}
-	return p.OnlineParams.validate()
-}
+// Validate checks resolved params: nothing beyond their ranges.
+func (p SubgradientParams) Validate() error { return nil }
 
 func subgradientTrainer[Y any]() Trainer[Y] {
 	return onlineTrainer(subgradientAlgo[Y](), "stochastic subgradient descent on the margin-scaled SSVM, Pegasos steps (Daumé, Algorithm 41)",

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -24,7 +26,8 @@ func (p *paramFlags) Set(s string) error {
 // trainerValues turns --param KEY=VALUE flags into the trainer's params,
 // each value parsed as the kind the trainer declares for its key (a key
 // it does not have stays text, for trainers.Validate to name with the
-// trainer's params).
+// trainer's params); a value that is not of its kind is an error naming the
+// flag and what the param takes.
 func trainerValues(trainer string, params []string) (trainers.Values, error) {
 	spec, err := trainers.SpecOf(trainer)
 	if err != nil {
@@ -41,32 +44,35 @@ func trainerValues(trainer string, params []string) (trainers.Values, error) {
 			v[key] = text
 			continue
 		}
-		if v[key], err = parseParam(p.Kind, text); err != nil {
-			return nil, fmt.Errorf("--param %s: %w", kv, err)
+		if v[key], err = p.Parse(text); err != nil {
+			return nil, paramFlagError(err, nil)
 		}
 	}
 	return v, nil
 }
 
-// parseParam parses text as a param of kind (see trainers.Param.Kind).
-func parseParam(kind, text string) (any, error) {
-	switch kind {
-	case "float":
-		return strconv.ParseFloat(text, 64)
-	case "int":
-		return strconv.Atoi(text)
-	case "uint":
-		return strconv.ParseUint(text, 10, 64)
-	case "bool":
-		return strconv.ParseBool(text)
+// paramFlagError rewrites a trainer's *trainers.ParamError with the flag
+// that states the param: --C, or --solver or --epochs when given (in
+// flagged), else --param KEY. Other errors are returned as they are.
+func paramFlagError(err error, flagged map[string]bool) error {
+	var pe *trainers.ParamError
+	if !errors.As(err, &pe) {
+		return err
 	}
-	return text, nil
+	flag := "--param " + pe.Key
+	if pe.Key == trainers.ParamC || flagged[pe.Key] {
+		flag = "--" + pe.Key
+	}
+	return usagef("%s %s", flag, pe.Msg)
 }
 
 // optionalInt is an int flag that knows whether it was given, so that an
 // absent one leaves a default that depends on other flags (a feature
-// set's window) and the help prints no misleading default.
+// set's window) and the help prints no misleading default. Its value must
+// lie within the bounds configs give the feature setting key
+// (features.Settings), checked as the flag is parsed, before any work.
 type optionalInt struct {
+	key string
 	v   int
 	set bool
 }
@@ -81,10 +87,10 @@ func (o *optionalInt) String() string {
 func (o *optionalInt) Set(s string) error {
 	v, err := strconv.Atoi(s)
 	if err != nil {
-		return err
+		return fmt.Errorf("takes an integer, got %q", s)
 	}
-	if v < 0 {
-		return fmt.Errorf("must not be negative, got %d", v)
+	if err := features.CheckSetting(o.key, v); err != nil {
+		return err
 	}
 	o.v, o.set = v, true
 	return nil

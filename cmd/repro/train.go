@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -35,14 +36,18 @@ Flags:
 type trainFlags struct {
 	out, trainer, task, features, format, columns, encoding, charset, solver string
 	c                                                                        float64
-	epochs, minCount                                                         int
-	window, affixes                                                          optionalInt
+	epochs                                                                   int
+	window, affixes, minCount                                                optionalInt
 	edges, lexicons, quiet                                                   bool
 	params                                                                   paramFlags
 	maxLine                                                                  *int
+	// flagged lists the params given by their own flags (--C, --solver,
+	// --epochs), so that an error names the flag the user typed.
+	flagged map[string]bool
 }
 
 func (f *trainFlags) register(fs *flag.FlagSet) {
+	f.window.key, f.affixes.key, f.minCount.key = "window", "affixes", "min_count"
 	fs.StringVar(&f.out, "o", "", "the model file to write (required)")
 	fs.StringVar(&f.trainer, "trainer", "", "the trainer, one of "+strings.Join(trainers.Names(), ", ")+" (required)")
 	fs.Float64Var(&f.c, "C", 0, "the trainer's regularisation trade-off C (see each trainer below)")
@@ -53,7 +58,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.features, "features", "", "feature set: citation or ner (default: citation for Cora text, ner for column files)")
 	fs.Var(&f.window, "window", "neighbours at offsets -`N`..N whose attributes a token sees (default: the feature set's, citation 1, ner 2)")
 	fs.Var(&f.affixes, "affixes", "prefixes and suffixes up to `N` characters (default: the feature set's, citation 3, ner 4)")
-	fs.IntVar(&f.minCount, "min-count", 0, "keep attributes seen at least N times in the training file (default: all)")
+	fs.Var(&f.minCount, "min-count", "keep attributes seen at least `N` times in the training file (default: all)")
 	fs.BoolVar(&f.edges, "edges", true, "label-transition features")
 	fs.BoolVar(&f.lexicons, "lexicons", true, "the citation lexicons (citation features only)")
 	fs.StringVar(&f.format, "format", "", "conll or cora (default: detected)")
@@ -73,6 +78,7 @@ func (f *trainFlags) trainerParams(fs *flag.FlagSet) (trainers.Values, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	f.flagged = map[string]bool{}
 	for key, val := range map[string]any{trainers.ParamC: f.c, "solver": f.solver, "epochs": f.epochs} {
 		if !set[key] {
 			continue
@@ -80,7 +86,7 @@ func (f *trainFlags) trainerParams(fs *flag.FlagSet) (trainers.Values, error) {
 		if _, dup := v[key]; dup {
 			return nil, usagef("--%s and --param %s=... both given", key, key)
 		}
-		v[key] = val
+		v[key], f.flagged[key] = val, true
 	}
 	return v, nil
 }
@@ -93,7 +99,11 @@ func (f *trainFlags) options(fs *flag.FlagSet) (tagger.Options, tagger.Format, e
 	}
 	opt := tagger.Options{Task: f.task, Trainer: f.trainer, Params: v}
 	if err := tagger.Check(f.task, f.trainer, v); err != nil {
-		return opt, tagger.Format{}, usageError{err}
+		var ue usageError
+		if err = paramFlagError(err, f.flagged); !errors.As(err, &ue) {
+			err = usageError{err}
+		}
+		return opt, tagger.Format{}, err
 	}
 	if err := checkMaxLine(*f.maxLine); err != nil {
 		return opt, tagger.Format{}, err
@@ -126,10 +136,7 @@ func (f *trainFlags) featureFlags(kind string) (tagger.Features, error) {
 	if !f.lexicons && kind != tagger.Citation {
 		return feats, usagef("--lexicons applies to citation features only")
 	}
-	feats.MinCount, feats.Edges, feats.NoLexicons = f.minCount, f.edges, !f.lexicons
-	if f.minCount < 0 {
-		return feats, usagef("--min-count must not be negative, got %d", f.minCount)
-	}
+	feats.MinCount, feats.Edges, feats.NoLexicons = f.minCount.v, f.edges, !f.lexicons
 	return feats, nil
 }
 

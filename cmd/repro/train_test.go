@@ -152,10 +152,10 @@ func TestTrainTagEvalErrors(t *testing.T) {
 		{"missing file", []string{"train", "--trainer", "perceptron", "-o", model, missing}, "missing.txt: no such file", false},
 		{"wrong column count", []string{"train", "--trainer", "perceptron", "-o", model, ragged}, "ragged.txt:3: 2 columns, want 3", false},
 		{"unknown trainer", []string{"train", "--trainer", "svm", "-o", model, train}, `unknown trainer "svm" (known: [margin slack approx-slack poslearn perceptron`, true},
-		{"bad param value", []string{"train", "--trainer", "perceptron", "--param", "epochs=many", "-o", model, train}, `--param epochs=many: strconv.Atoi`, true},
-		{"param out of range", []string{"train", "--trainer", "poslearn", "--C", "-1", "-o", model, train}, "C: must be positive and finite, got -1", true},
-		{"param of another trainer", []string{"train", "--trainer", "perceptron", "--C", "1", "-o", model, train}, `C: does not apply to trainer "perceptron" (its params: epochs, average, seed)`, true},
-		{"unknown param", []string{"train", "--trainer", "margin", "--C", "1", "--param", "tolerance=1", "-o", model, train}, `tolerance: does not apply to trainer "margin"`, true},
+		{"bad param value", []string{"train", "--trainer", "perceptron", "--param", "epochs=many", "-o", model, train}, `--param epochs takes an integer, got "many"`, true},
+		{"param out of range", []string{"train", "--trainer", "poslearn", "--C", "-1", "-o", model, train}, "--C must be in (0, 1e+12], got -1", true},
+		{"param of another trainer", []string{"train", "--trainer", "perceptron", "--C", "1", "-o", model, train}, `--C does not apply to trainer "perceptron" (its params: epochs, average, seed)`, true},
+		{"unknown param", []string{"train", "--trainer", "margin", "--C", "1", "--param", "tolerance=1", "-o", model, train}, `--param tolerance does not apply to trainer "margin"`, true},
 		{"param twice", []string{"train", "--trainer", "margin", "--C", "1", "--param", "C=2", "-o", model, train}, "--C and --param C=... both given", true},
 		{"malformed param", []string{"train", "--trainer", "margin", "--param", "C", "-o", model, train}, `want KEY=VALUE, got "C"`, true},
 		{"unknown task", []string{"train", "--trainer", "perceptron", "--task", "parsing", "-o", model, train}, `unknown task "parsing"`, true},
@@ -194,7 +194,7 @@ func TestTrainHelpListsTrainers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Usage: repro train", "-trainer", "poslearn:", "approx-slack:", "epochs (int, default 10)"} {
+	for _, want := range []string{"Usage: repro train", "-trainer", "poslearn:", "approx-slack:", "epochs (int in [1, ∞), default 10)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("train -h lacks %q", want)
 		}

@@ -70,9 +70,9 @@ func LossAugmentedForwardBackward(s *Scores, truth []structpred.Segment, loss Lo
 // into dst, as ForwardBackwardTo does. It returns dst.
 func LossAugmentedForwardBackwardTo(dst *Posteriors, s *Scores, truth []structpred.Segment, loss Loss, scale float64, ws *Workspace) *Posteriors {
 	s.check()
-	loss.check(s, truth)
+	checkLoss(loss, s, truth)
 	ws = ws.orNew()
-	return forwardBackward(dst, s.N, s.K, s.L, loss.augment(s, truth, scale, ws), s.trans(ws), ws)
+	return forwardBackward(dst, s.N, s.K, s.L, augment(loss, s, truth, scale, ws), s.trans(ws), ws)
 }
 
 // forwardBackward sizes dst's tables and runs the scaled pass, or the

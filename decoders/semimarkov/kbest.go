@@ -33,9 +33,9 @@ func KBest(s *Scores, k int, ws *Workspace) []Result {
 // than L) or loss.K != s.K.
 func LossAugmentedKBest(s *Scores, truth []structpred.Segment, loss Loss, scale float64, k int, ws *Workspace) []Result {
 	s.check()
-	loss.check(s, truth)
+	checkLoss(loss, s, truth)
 	ws = ws.orNew()
-	return kbest(s.N, s.K, s.L, k, loss.augment(s, truth, scale, ws), s.trans(ws), ws)
+	return kbest(s.N, s.K, s.L, k, augment(loss, s, truth, scale, ws), s.trans(ws), ws)
 }
 
 // kbest runs list Viterbi backwards, so that ties can follow Compare order as

@@ -26,7 +26,7 @@ const maxLossCountCells = 1 << 27
 // segments may be longer than L) or loss.K != s.K.
 func LossCount(s *Scores, truth []structpred.Segment, loss Loss, ws *Workspace) ([]Result, error) {
 	s.check()
-	loss.check(s, truth)
+	checkLoss(loss, s, truth)
 	if !loss.IsInteger() {
 		return nil, errors.New("semimarkov: LossCount needs a loss with non-negative integer penalties")
 	}
@@ -36,7 +36,7 @@ func LossCount(s *Scores, truth []structpred.Segment, loss Loss, ws *Workspace) 
 
 	// lossOf[idx] is the integer loss of a segment; suf[i] is the largest loss
 	// of tokens i..n-1 and bounds the loops to reachable values.
-	tab := loss.table(truth, n, l, ws)
+	tab := lossTable(loss, truth, n, l, ws)
 	lossOf := grow(&ws.lcLoss, len(tab))
 	suf := grow(&ws.lcSuf, n+1)
 	suf[n] = 0

@@ -113,24 +113,11 @@ type Result struct {
 
 // CheckSegmentation reports whether segs is a segmentation of n tokens: its
 // segments are non-empty, start at 0, follow each other without gaps and end
-// at n, have labels in [0, k) and, if maxLen > 0, length at most maxLen.
+// at n, have labels in [0, k) and, if maxLen > 0, length at most maxLen
+// (structpred.CheckSegmentation, its messages prefixed "semimarkov: ").
 func CheckSegmentation(segs []structpred.Segment, n, k, maxLen int) error {
-	pos := 0
-	for j, g := range segs {
-		switch {
-		case g.Start != pos:
-			return fmt.Errorf("semimarkov: segment %d %v starts at %d, want %d", j, g, g.Start, pos)
-		case g.End <= g.Start:
-			return fmt.Errorf("semimarkov: segment %d %v is empty", j, g)
-		case maxLen > 0 && g.End-g.Start > maxLen:
-			return fmt.Errorf("semimarkov: segment %d %v is longer than L=%d", j, g, maxLen)
-		case g.Label < 0 || g.Label >= k:
-			return fmt.Errorf("semimarkov: segment %d %v has label out of range [0,%d)", j, g, k)
-		}
-		pos = g.End
-	}
-	if pos != n {
-		return fmt.Errorf("semimarkov: segmentation covers %d tokens, want %d", pos, n)
+	if err := structpred.CheckSegmentation(segs, n, k, maxLen); err != nil {
+		return fmt.Errorf("semimarkov: %w", err)
 	}
 	return nil
 }

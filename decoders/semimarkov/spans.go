@@ -203,7 +203,7 @@ type SpanViolator struct {
 // whose best value is not positive are omitted: they cannot be violated. It
 // panics if truth is not a segmentation of the N tokens or loss.K != K.
 func (m *SpanMarginals) Violators(truth []structpred.Segment, loss Loss, truthScore float64, dst []SpanViolator) []SpanViolator {
-	loss.checkShape()
+	checkLossShape(loss)
 	if loss.K != m.K {
 		panic(fmt.Sprintf("semimarkov: loss has K=%d, span marginals have K=%d", loss.K, m.K))
 	}
@@ -212,7 +212,7 @@ func (m *SpanMarginals) Violators(truth []structpred.Segment, loss Loss, truthSc
 	}
 	n, k, l := m.N, m.K, m.L
 	ws := new(Workspace)
-	tab := loss.table(truth, n, l, ws)
+	tab := lossTable(loss, truth, n, l, ws)
 	lab, end := ws.tLabel, ws.tEnd
 	idx := 0
 	for t := range n {

@@ -24,9 +24,9 @@ func Viterbi(s *Scores, ws *Workspace) Result {
 // segments may be longer than L) or loss.K != s.K.
 func LossAugmented(s *Scores, truth []structpred.Segment, loss Loss, scale float64, ws *Workspace) Result {
 	s.check()
-	loss.check(s, truth)
+	checkLoss(loss, s, truth)
 	ws = ws.orNew()
-	return viterbi(s.N, s.K, s.L, loss.augment(s, truth, scale, ws), s.trans(ws), ws)
+	return viterbi(s.N, s.K, s.L, augment(loss, s, truth, scale, ws), s.trans(ws), ws)
 }
 
 // BestExcluding returns argmax over y ≠ truth of s(y) + scale*loss.Of(truth, y)
@@ -41,10 +41,10 @@ func LossAugmented(s *Scores, truth []structpred.Segment, loss Loss, scale float
 // answer is simply the loss-augmented MAP.
 func BestExcluding(s *Scores, truth []structpred.Segment, loss Loss, scale float64, ws *Workspace) (best Result, ok bool) {
 	s.check()
-	loss.check(s, truth)
+	checkLoss(loss, s, truth)
 	ws = ws.orNew()
 	n, k, l := s.N, s.K, s.L
-	u, trans := loss.augment(s, truth, scale, ws), s.trans(ws)
+	u, trans := augment(loss, s, truth, scale, ws), s.trans(ws)
 	if CheckSegmentation(truth, n, k, l) != nil {
 		return viterbi(n, k, l, u, trans, ws), true
 	}

@@ -10,6 +10,10 @@
 //     value, a value of the wrong kind, and a non-integer for an integer
 //     field are errors naming the field path, e.g. trainers[0].epochs; an
 //     alias bomb is refused ([Doc.MaxNodes]);
+//   - a struct field tagged `yaml:",inline"` whose map type implements
+//     [Inline] takes the keys no other field takes, each decoded strictly
+//     as the type Inline declares for it (an open set of keys, such as a
+//     trainer's params, read by the same rules);
 //   - [Find] locates a setting's node and line, so that checks made after
 //     decoding (ranges, relations between settings) can point at it too.
 //

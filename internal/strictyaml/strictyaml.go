@@ -228,51 +228,82 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 	return d.decodeScalar(n, v, path)
 }
 
+// Inline is implemented by the map type of a struct field tagged
+// `yaml:",inline"` whose keys are a known set: the field takes the keys of
+// the struct's mapping that no other field takes, as long as InlineKeys
+// lists them (an inline map without it takes any key). The value of each is
+// decoded strictly as the type of the zero value InlineKeys gives for it
+// (e.g. float64(0), 0, false, ""), so an open set of keys (a trainer's
+// params) is read with the same rules and messages as struct fields.
+type Inline interface {
+	InlineKeys() map[string]any
+}
+
 func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) error {
 	if n.Kind != yaml.MappingNode {
 		return d.errorf(n, path, "expected a mapping, found %s", KindName(n))
 	}
-	fields := yamlFields(v.Type())
+	fields, inline := yamlFields(v.Type())
+	var inlineKeys map[string]any
+	if inline != nil {
+		if in, ok := v.FieldByIndex(inline.Index).Interface().(Inline); ok {
+			inlineKeys = in.InlineKeys()
+		}
+	}
 	names := slices.Sorted(func(yield func(string) bool) {
 		for name := range fields {
 			if !yield(name) {
 				return
 			}
 		}
+		for name := range inlineKeys {
+			if _, dup := fields[name]; !dup && !yield(name) {
+				return
+			}
+		}
 	})
-	rest, hasRest := inlineMap(v.Type())
 	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
 		field := joinPath(path, k.Value)
 		f, ok := fields[k.Value]
-		if !ok && hasRest && k.Kind == yaml.ScalarNode {
-			if first, dup := seen[k.Value]; dup {
-				return d.errorf(k, field, "given twice (first at line %d)", first)
-			}
-			seen[k.Value] = k.Line
-			m := v.FieldByIndex(rest.Index)
-			if m.IsNil() {
-				m.Set(reflect.MakeMap(m.Type()))
-			}
-			elem := reflect.New(m.Type().Elem()).Elem()
-			if err := d.decode(val, elem, field); err != nil {
-				return err
-			}
-			m.SetMapIndex(reflect.ValueOf(k.Value), elem)
-			continue
-		}
-		if !ok || k.Kind != yaml.ScalarNode {
+		zero, typed := inlineKeys[k.Value]
+		open := !ok && inline != nil && inlineKeys == nil // an open inline map: any key
+		if (!ok && !typed && !open) || k.Kind != yaml.ScalarNode {
 			return d.errorf(k, field, "unknown key%s (valid keys here: %s)", Suggest(k.Value, names), strings.Join(names, ", "))
 		}
 		if first, dup := seen[k.Value]; dup {
 			return d.errorf(k, field, "given twice (first at line %d)", first)
 		}
 		seen[k.Value] = k.Line
+		if !ok {
+			m := v.FieldByIndex(inline.Index)
+			if open {
+				zero = reflect.Zero(m.Type().Elem()).Interface()
+			}
+			if err := d.decodeInline(val, m, k.Value, zero, field); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := d.decode(val, v.FieldByIndex(f.Index), field); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// decodeInline decodes val as a value of zero's type and stores it in the
+// inline map m under key.
+func (d *decoder) decodeInline(val *yaml.Node, m reflect.Value, key string, zero any, path string) error {
+	x := reflect.New(reflect.TypeOf(zero)).Elem()
+	if err := d.decode(val, x, path); err != nil {
+		return err
+	}
+	if m.IsNil() {
+		m.Set(reflect.MakeMap(m.Type()))
+	}
+	m.SetMapIndex(reflect.ValueOf(key), x)
 	return nil
 }
 
@@ -383,28 +414,27 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-// inlineMap returns the field of struct type t tagged `yaml:",inline"`, a
-// map with string keys that takes the keys no other field has, so that
-// their checking is the caller's (e.g. metric names).
-func inlineMap(t reflect.Type) (reflect.StructField, bool) {
-	for f := range t.Fields() {
-		if f.IsExported() && f.Tag.Get("yaml") == ",inline" && f.Type.Kind() == reflect.Map && f.Type.Key().Kind() == reflect.String {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
-}
-
-// yamlFields maps each YAML key of struct type t to its field, less an
-// inline map (see inlineMap).
-func yamlFields(t reflect.Type) map[string]reflect.StructField {
+// yamlFields maps each YAML key of struct type t to its field, and returns
+// the field tagged ",inline", if any: a map with string keys that takes the
+// keys no other field has. If its type implements Inline, only the keys
+// Inline lists, each of its own type; otherwise any key, of the map's
+// element type, for the caller to check (e.g. metric names).
+func yamlFields(t reflect.Type) (map[string]reflect.StructField, *reflect.StructField) {
 	out := map[string]reflect.StructField{}
+	var inline *reflect.StructField
 	for f := range t.Fields() {
 		if !f.IsExported() {
 			continue
 		}
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" || f.Tag.Get("yaml") == ",inline" {
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" && slices.Contains(strings.Split(opts, ","), "inline") {
+			if f.Type.Kind() != reflect.Map || f.Type.Key().Kind() != reflect.String {
+				panic(fmt.Sprintf("strictyaml: inline field %s of %s is not a map with string keys", f.Name, t))
+			}
+			inline = &f
 			continue
 		}
 		if name == "" {
@@ -412,7 +442,7 @@ func yamlFields(t reflect.Type) map[string]reflect.StructField {
 		}
 		out[name] = f
 	}
-	return out
+	return out, inline
 }
 
 // Find returns the node at path in the tree under root (string elements

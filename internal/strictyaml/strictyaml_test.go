@@ -132,3 +132,57 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// extra is an open set of keys with a type each, decoded inline.
+type extra map[string]any
+
+func (extra) InlineKeys() map[string]any {
+	return map[string]any{"epsilon": 0.0, "epochs": 0, "average": false, "solver": ""}
+}
+
+type entry struct {
+	Name  string `yaml:"name"`
+	Extra extra  `yaml:",inline"`
+}
+
+// An inline map takes the keys no field takes, each decoded strictly as
+// its own type, with the same messages as struct fields.
+func TestInline(t *testing.T) {
+	tests := []struct {
+		text string
+		want extra
+		err  string
+	}{
+		{"name: a\nepochs: 3\nepsilon: 1\naverage: false\nsolver: x\n", extra{"epochs": 3, "epsilon": 1.0, "average": false, "solver": "x"}, ""},
+		{"name: a\n", nil, ""},
+		{"name: a\nepochs: 1.5\n", nil, "f.yaml:2: epochs: cannot use 1.5 as an integer"},
+		{"name: a\nepoch: 1\n", nil, `f.yaml:2: epoch: unknown key (did you mean "epochs"?) (valid keys here: average, epochs, epsilon, name, solver)`},
+		{"epochs: 1\nepochs: 2\n", nil, "f.yaml:2: epochs: given twice (first at line 1)"},
+		{"epochs:\n", nil, "f.yaml:1: epochs: has no value; remove the key to use the default"},
+	}
+	for _, tt := range tests {
+		doc := Doc{File: "f.yaml"}
+		root, err := Parse([]byte(tt.text), doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e entry
+		err = Decode(root, &e, doc)
+		switch {
+		case tt.err != "":
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("%q: %v, want %q", tt.text, err, tt.err)
+			}
+		case err != nil:
+			t.Errorf("%q: %v", tt.text, err)
+		case len(e.Extra) != len(tt.want):
+			t.Errorf("%q: %#v, want %#v", tt.text, e.Extra, tt.want)
+		default:
+			for k, v := range tt.want {
+				if e.Extra[k] != v {
+					t.Errorf("%q: %s = %#v, want %#v", tt.text, k, e.Extra[k], v)
+				}
+			}
+		}
+	}
+}

@@ -3,13 +3,9 @@ package tree_test
 import (
 	"context"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -28,27 +24,6 @@ var (
 	_ trainers.KBestDecoder[[]int]         = (*tree.Model)(nil)
 	_ trainers.Forker[[]int]               = (*tree.Model)(nil)
 )
-
-func TestNoTrainersImport(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if filepath.Ext(f) != ".go" || len(f) > 8 && f[len(f)-8:] == "_test.go" {
-			continue
-		}
-		ast, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range ast.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); p == "github.com/maxmargin/repro/trainers" {
-				t.Errorf("%s imports trainers", f)
-			}
-		}
-	}
-}
 
 // randInstance draws a sentence of n words whose arcs have 1–3 of attrs
 // feature ids, and a random gold tree.
