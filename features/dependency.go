@@ -240,6 +240,29 @@ func (x *HashIndex) Add(h uint64) int32 {
 // Len returns the number of indexed features; ids are 0..Len()-1.
 func (x *HashIndex) Len() int { return len(x.ids) }
 
+// Hashes returns the indexed hashes in id order: what a model file stores,
+// and [HashIndexOf] reads back.
+func (x *HashIndex) Hashes() []uint64 {
+	out := make([]uint64, len(x.ids))
+	for h, id := range x.ids {
+		out[id] = h
+	}
+	return out
+}
+
+// HashIndexOf returns the index that numbers hashes[i] i, or an error if a
+// hash appears twice.
+func HashIndexOf(hashes []uint64) (*HashIndex, error) {
+	x := &HashIndex{ids: make(map[uint64]int32, len(hashes))}
+	for i, h := range hashes {
+		if _, dup := x.ids[h]; dup {
+			return nil, fmt.Errorf("feature hash %#x appears twice (ids %d and %d)", h, x.ids[h], i)
+		}
+		x.ids[h] = int32(i)
+	}
+	return x, nil
+}
+
 // IndexTree adds the features of the arcs of a tree (heads[d] for d ≥ 1,
 // as decoders/mst lays them out): MSTParser's feature alphabet holds the
 // features of the training trees' arcs only.

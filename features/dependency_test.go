@@ -3,6 +3,7 @@ package features
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -164,5 +165,28 @@ func TestMixExtendsHash(t *testing.T) {
 				t.Errorf("mix(hash(%q), %q) = %x, want %x", parts, extra, got, want)
 			}
 		}
+	}
+}
+
+// TestHashIndexRoundTrip: an index read back from its hashes numbers every
+// hash as the original did, and a repeated hash is refused.
+func TestHashIndexRoundTrip(t *testing.T) {
+	var x HashIndex
+	f := NewDependency([]string{"The", "dog", "barked"}, []string{"DT", "NN", "VBD"}, nil)
+	f.IndexTree(&x, []int{-1, 2, 3, 0})
+	y, err := HashIndexOf(x.Hashes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if y.Len() != x.Len() || x.Len() == 0 {
+		t.Fatalf("%d ids read back, want %d (> 0)", y.Len(), x.Len())
+	}
+	for h, id := range x.ids {
+		if y.ids[h] != id {
+			t.Fatalf("hash %#x: id %d, want %d", h, y.ids[h], id)
+		}
+	}
+	if _, err := HashIndexOf([]uint64{7, 8, 7}); err == nil || !strings.Contains(err.Error(), "appears twice") {
+		t.Errorf("repeated hash: error %v", err)
 	}
 }
