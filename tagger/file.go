@@ -2,46 +2,40 @@ package tagger
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/atomicfile"
+	"github.com/maxmargin/repro/internal/modelfile"
 	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/models/segment"
 	"github.com/maxmargin/repro/trainers"
 )
 
 // FormatVersion is the model file format this package writes. Bump it
-// when the layout or the meaning of a field changes: files of another
+// when the layout or the meaning of a field changes, to the next version
+// no task has used (internal/modelfile.Newest+1): files of another
 // version are refused with an error that says so, except version 1, whose
 // segmentation weights were laid out block by block (models/segment's
 // layout before version 2) and are reordered when read.
 const FormatVersion = 2
 
-// magic opens every model file; it is text so that `head -c 12` shows it.
-const magic = "repro-model\n"
+// magic opens every model file (internal/modelfile frames them).
+const magic = modelfile.Magic
 
 // Limits on what the reader accepts before it allocates, so that a corrupt
 // or hostile file cannot make it allocate without bound: the header is a
 // few hundred bytes, attributes are short strings.
-const (
-	maxHeaderBytes    = 1 << 20
-	maxAttributeBytes = 1 << 16
-)
+const maxAttributeBytes = 1 << 16
 
 // ErrFormat marks a file that is not a readable model file of this format
 // version: another version, truncated, corrupt, or not a model file.
-var ErrFormat = errors.New("not a readable model file")
+var ErrFormat = modelfile.ErrFormat
 
 // header is the metadata of a model file, as JSON.
 type header struct {
@@ -73,28 +67,9 @@ func (m *Model) Save(w io.Writer) error {
 }
 
 // frame writes the magic, the version, the gzip'd output of payload and
-// the checksum.
+// the checksum (internal/modelfile).
 func frame(w io.Writer, payload func(io.Writer) error) error {
-	sum := sha256.New()
-	out := io.MultiWriter(w, sum)
-	if _, err := io.WriteString(out, magic); err != nil {
-		return err
-	}
-	if err := binary.Write(out, binary.BigEndian, uint32(FormatVersion)); err != nil {
-		return err
-	}
-	zw, err := gzip.NewWriterLevel(out, gzip.BestSpeed)
-	if err != nil {
-		return err
-	}
-	if err := payload(zw); err != nil {
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	_, err = w.Write(sum.Sum(nil))
-	return err
+	return modelfile.Write(w, FormatVersion, payload)
 }
 
 // writePayload writes the uncompressed payload.
@@ -104,13 +79,11 @@ func (m *Model) writePayload(w io.Writer) error {
 		Trainer: m.Trainer, Params: m.Params, DataHash: m.DataHash, Version: m.Version,
 		MaxSegmentLength: m.MaxSegmentLength, Attributes: m.index.Len(), Weights: len(m.Weights),
 	}
-	js, err := json.Marshal(h)
+	buf, err := modelfile.AppendHeader(nil, h)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	buf := binary.AppendUvarint(nil, uint64(len(js)))
-	buf = append(buf, js...)
 	if _, err := bw.Write(buf); err != nil {
 		return err
 	}
@@ -122,8 +95,8 @@ func (m *Model) writePayload(w io.Writer) error {
 			return err
 		}
 	}
-	for _, x := range m.Weights {
-		buf = binary.LittleEndian.AppendUint64(buf[:0], math.Float64bits(x))
+	for ws := m.Weights; len(ws) > 0; ws = ws[min(len(ws), 1024):] {
+		buf = modelfile.AppendWeights(buf[:0], ws[:min(len(ws), 1024)])
 		if _, err := bw.Write(buf); err != nil {
 			return err
 		}
@@ -189,53 +162,30 @@ func Load(r io.Reader) (*Model, error) {
 // version, a truncated or corrupt file, or one that is no model file is
 // an error wrapping [ErrFormat] that says which.
 func Decode(b []byte) (*Model, error) {
-	head := len(magic) + 4
-	switch {
-	case len(b) < len(magic) || string(b[:len(magic)]) != magic:
-		return nil, fmt.Errorf("%w: it does not start with the model file header %q", ErrFormat, magic)
-	case len(b) < head:
-		return nil, fmt.Errorf("%w: truncated in the header (%d bytes)", ErrFormat, len(b))
+	v, r, err := modelfile.Open(b)
+	if err != nil {
+		return nil, err
 	}
-	v := binary.BigEndian.Uint32(b[len(magic):head])
 	if v != FormatVersion && v != 1 {
-		return nil, fmt.Errorf("%w: model file format version %d; this repro reads versions 1 to %d only (train the model again, or use the repro that wrote it)", ErrFormat, v, FormatVersion)
+		return nil, fmt.Errorf("%w: model file format version %d, not a sequence or segmentation model's; this repro reads those in versions 1 to %d only", ErrFormat, v, FormatVersion)
 	}
-	if len(b) < head+sha256.Size {
-		return nil, fmt.Errorf("%w: truncated (%d bytes)", ErrFormat, len(b))
-	}
-	body, sum := b[:len(b)-sha256.Size], b[len(b)-sha256.Size:]
-	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
-		return nil, fmt.Errorf("%w: checksum mismatch: the file is truncated or corrupt", ErrFormat)
-	}
-	m, err := decodePayload(body[head:], v)
+	m, err := decodePayload(r, v)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
 	return m, nil
 }
 
-// decodePayload reads the gzip stream of a model file of format version v
-// and checks the model.
-func decodePayload(gz []byte, v uint32) (*Model, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return nil, fmt.Errorf("payload: %w", err)
-	}
-	zr.Multistream(false)
-	r := bufio.NewReaderSize(zr, 64<<10)
-	n, err := readLength(r, maxHeaderBytes, "header")
+// decodePayload reads the payload of a model file of format version v and
+// checks the model.
+func decodePayload(r *bufio.Reader, v uint32) (*Model, error) {
+	js, err := modelfile.ReadHeader(r)
 	if err != nil {
 		return nil, err
 	}
-	js := make([]byte, n)
-	if _, err := io.ReadFull(r, js); err != nil {
-		return nil, fmt.Errorf("header: %w", unexpected(err))
-	}
 	var h header
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&h); err != nil {
-		return nil, fmt.Errorf("header: %w", err)
+	if err := modelfile.DecodeHeader(js, &h); err != nil {
+		return nil, err
 	}
 	if h.Attributes < 0 || h.Weights < 0 {
 		return nil, fmt.Errorf("header: negative counts (%d attributes, %d weights)", h.Attributes, h.Weights)
@@ -245,13 +195,13 @@ func decodePayload(gz []byte, v uint32) (*Model, error) {
 	// allocate more than the file holds.
 	var names []string
 	for a := range h.Attributes {
-		n, err := readLength(r, maxAttributeBytes, "attribute")
+		n, err := modelfile.ReadLength(r, maxAttributeBytes, "attribute")
 		if err != nil {
 			return nil, fmt.Errorf("attribute %d: %w", a, err)
 		}
 		name := make([]byte, n)
 		if _, err := io.ReadFull(r, name); err != nil {
-			return nil, fmt.Errorf("attribute %d: %w", a, unexpected(err))
+			return nil, fmt.Errorf("attribute %d: %w", a, modelfile.Unexpected(err))
 		}
 		names = append(names, string(name))
 	}
@@ -259,15 +209,12 @@ func decodePayload(gz []byte, v uint32) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	weights, err := readWeights(r, h.Weights)
+	weights, err := modelfile.ReadWeights(r, h.Weights)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := r.ReadByte(); err != io.EOF {
-		if err == nil {
-			return nil, errors.New("data after the weights")
-		}
-		return nil, fmt.Errorf("payload: %w", err)
+	if err := modelfile.AtEnd(r); err != nil {
+		return nil, err
 	}
 	m := &Model{
 		Task: h.Task, Features: h.Features, Format: h.Format, Labels: h.Labels,
@@ -281,41 +228,4 @@ func decodePayload(gz []byte, v uint32) (*Model, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// readWeights reads n little-endian float64s, a buffer at a time.
-func readWeights(r io.Reader, n int) ([]float64, error) {
-	weights := []float64{}
-	buf := make([]byte, 8<<10)
-	for len(weights) < n {
-		chunk := buf[:8*min(n-len(weights), len(buf)/8)]
-		if _, err := io.ReadFull(r, chunk); err != nil {
-			return nil, fmt.Errorf("weights %d.. of %d: %w", len(weights), n, unexpected(err))
-		}
-		for b := chunk; len(b) > 0; b = b[8:] {
-			weights = append(weights, math.Float64frombits(binary.LittleEndian.Uint64(b)))
-		}
-	}
-	return weights, nil
-}
-
-// readLength reads a uvarint length of at most limit.
-func readLength(r io.ByteReader, limit uint64, what string) (int, error) {
-	n, err := binary.ReadUvarint(r)
-	if err != nil {
-		return 0, fmt.Errorf("%s length: %w", what, unexpected(err))
-	}
-	if n > limit {
-		return 0, fmt.Errorf("%s length %d exceeds %d", what, n, limit)
-	}
-	return int(n), nil
-}
-
-// unexpected turns an end of the stream inside a field into
-// io.ErrUnexpectedEOF.
-func unexpected(err error) error {
-	if err == io.EOF {
-		return io.ErrUnexpectedEOF
-	}
-	return err
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/internal/modelfile"
 )
 
 // smallModel trains a perceptron on a small fixture.
@@ -95,7 +96,12 @@ func TestDecodeRefusesDamagedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := slices.Clone(good)
-	binary.BigEndian.PutUint32(other[len(magic):], FormatVersion+1)
+	binary.BigEndian.PutUint32(other[len(magic):], modelfile.Newest+1)
+	// A layout of another task (parsing's), framed and checksummed as such.
+	var parsing bytes.Buffer
+	if err := modelfile.Write(&parsing, modelfile.Newest, m.writePayload); err != nil {
+		t.Fatal(err)
+	}
 	flipped := slices.Clone(good)
 	flipped[len(good)/2] ^= 0x40
 	for _, tc := range []struct {
@@ -103,7 +109,8 @@ func TestDecodeRefusesDamagedFiles(t *testing.T) {
 		file []byte
 		want string
 	}{
-		{"another version", other, fmt.Sprintf("format version %d", FormatVersion+1)},
+		{"another version", other, fmt.Sprintf("format version %d", modelfile.Newest+1)},
+		{"another task's version", parsing.Bytes(), fmt.Sprintf("format version %d, not a sequence or segmentation model's", modelfile.Newest)},
 		{"not a model", []byte("EU NNP B-ORG\n"), "does not start with"},
 		{"empty", nil, "does not start with"},
 		{"header only", good[:len(magic)+2], "truncated"},

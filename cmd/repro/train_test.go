@@ -137,7 +137,7 @@ func TestTrainTagEvalErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	binary.BigEndian.PutUint32(b[len("repro-model\n"):], tagger.FormatVersion+1)
+	binary.BigEndian.PutUint32(b[len("repro-model\n"):], modelfile.Newest+1)
 	future := filepath.Join(dir, "future.repro")
 	if err := os.WriteFile(future, b, 0o644); err != nil {
 		t.Fatal(err)
@@ -168,7 +168,7 @@ func TestTrainTagEvalErrors(t *testing.T) {
 		{"tag two inputs", []string{"tag", "-m", model, train, train}, "at most one input file", true},
 		{"tag with a missing model", []string{"tag", "-m", missing, train}, "missing.txt", false},
 		{"tag ragged input", []string{"tag", "-m", model, ragged}, "ragged.txt:3: 2 columns, want 3 as on the first token line (line 1)", false},
-		{"model of another format version", []string{"tag", "-m", future, train}, "model file format version 3; this repro reads versions 1 to 2 only", false},
+		{"model of another format version", []string{"tag", "-m", future, train}, "model file format version 4; this repro reads versions 1 to 3 only", false},
 		{"model that is not one", []string{"eval", "-m", train, train}, "does not start with the model file header", false},
 		{"eval ragged file", []string{"eval", "-m", model, ragged}, "ragged.txt:3: 2 columns, want 3", false},
 		{"eval without file", []string{"eval", "-m", model}, "exactly one test file", true},
