@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxmargin/repro/internal/modelfile"
 	"github.com/maxmargin/repro/tagger"
 )
 
