@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,6 +62,25 @@ func LoadTreebank(path string) (*Treebank, error) {
 // that do not form a tree rooted at 0 (a cycle) are errors with file and
 // line.
 func ReadTreebank(r io.Reader, name string) (*Treebank, error) {
+	return readTreebank(r, name, false)
+}
+
+// ReadUnparsed reads a CoNLL-X or CoNLL-U text to be parsed, as
+// [ReadTreebank] does, but HEAD may be "_" (unknown; read as -1), and a
+// sentence with an unknown head is not checked to be a tree.
+func ReadUnparsed(r io.Reader, name string) (*Treebank, error) {
+	return readTreebank(r, name, true)
+}
+
+// TreeSequence is a tree as a corpus holds it: its words, their heads as
+// labels (word d's at d-1, 0 for the root) and two columns, the fine tags
+// and the coarse tags.
+func TreeSequence(t Tree) structpred.Sequence {
+	return structpred.Sequence{ID: t.ID, Tokens: t.Words, Labels: t.Heads[1:], Columns: [][]string{t.POS, t.CPOS}}
+}
+
+// readTreebank reads a treebank; unparsed allows unknown heads.
+func readTreebank(r io.Reader, name string, unparsed bool) (*Treebank, error) {
 	sc, limit := newLineScanner(r, TreebankMaxLine)
 	tb := &Treebank{Name: name}
 	var cur *Tree
@@ -79,8 +99,12 @@ func ReadTreebank(r io.Reader, name string) (*Treebank, error) {
 				return fail(headLines[d-1], "HEAD", "head %d of word %d: the sentence has %d words", h, d, len(cur.Words))
 			}
 		}
-		if err := structpred.CheckTree(cur.Heads); err != nil {
-			return fail(headLines[0], "HEAD", "the heads of this sentence do not form a tree: %v", err)
+		// A sentence with unknown heads is no tree yet: the parser fills
+		// them in.
+		if known := !unparsed || !slices.Contains(cur.Heads[1:], -1); known {
+			if err := structpred.CheckTree(cur.Heads); err != nil {
+				return fail(headLines[0], "HEAD", "the heads of this sentence do not form a tree: %v", err)
+			}
 		}
 		if len(pending) > 0 {
 			cur.extra[len(cur.rows)] = pending
@@ -119,7 +143,9 @@ func ReadTreebank(r io.Reader, name string) (*Treebank, error) {
 			return nil, fail(line, "ID", "%q, want %d (words numbered from 1 in order)", cols[0], len(cur.Words)+1)
 		}
 		head, err := strconv.Atoi(cols[6])
-		if err != nil || head < 0 {
+		if unparsed && cols[6] == "_" {
+			head, err = -1, nil
+		} else if err != nil || head < 0 {
 			return nil, fail(line, "HEAD", "%q is not a word number (0 = root)", cols[6])
 		}
 		if head == id {

@@ -86,6 +86,36 @@ func TestReadTreebankErrors(t *testing.T) {
 	}
 }
 
+// TestReadUnparsed: text to be parsed may leave HEAD "_" (read as -1,
+// no tree check), is written back with the heads given, and is still
+// refused for a head that is neither "_" nor a word number.
+func TestReadUnparsed(t *testing.T) {
+	row := func(id, head string) string { return id + "\tw\tw\tX\tX\t_\t" + head + "\tdep\t_\t_\n" }
+	text := row("1", "_") + row("2", "_") + "\n"
+	if _, err := ReadTreebank(strings.NewReader(text), "fix"); err == nil {
+		t.Fatal("ReadTreebank read unknown heads")
+	}
+	tb, err := ReadUnparsed(strings.NewReader(text), "fix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{-1, -1, -1}; !equalInts(tb.Trees[0].Heads, want) {
+		t.Errorf("heads %v, want %v", tb.Trees[0].Heads, want)
+	}
+	var out bytes.Buffer
+	if err := WriteTreebank(&out, tb, [][]int{{-1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := row("1", "0") + row("2", "1") + "\n"; out.String() != want {
+		t.Errorf("written:\n%s\nwant\n%s", out.String(), want)
+	}
+	for _, bad := range []string{row("1", "x"), row("1", "2") + row("2", "1") + "\n"} {
+		if _, err := ReadUnparsed(strings.NewReader(bad), "fix"); err == nil {
+			t.Errorf("ReadUnparsed read %q", bad)
+		}
+	}
+}
+
 // The real treebanks read whole, and write back byte for byte.
 func TestReadRealTreebanks(t *testing.T) {
 	dir := os.Getenv(EnvDataDir)

@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-
-	"github.com/maxmargin/repro/structpred"
 )
 
 // Formats a [Declaration] may name.
@@ -318,7 +316,7 @@ func loadTreebanks(dir, source string, d Declaration) (*Loaded, error) {
 		}
 		for _, t := range tb.Trees {
 			l.Treebank.Trees = append(l.Treebank.Trees, t)
-			l.Sequences = append(l.Sequences, structpred.Sequence{ID: t.ID, Tokens: t.Words, Labels: t.Heads[1:], Columns: [][]string{t.POS, t.CPOS}})
+			l.Sequences = append(l.Sequences, TreeSequence(t))
 			if ids[i] >= 0 {
 				l.Parts = append(l.Parts, ids[i])
 			}

@@ -1,0 +1,198 @@
+// Package tasks is the one place each kind of structured prediction lives
+// whole: how its data is read, its features, its model and decoding, how
+// the runner scores it, and its model file. The experiment runner's units
+// (package experiments) and `repro train`, `tag` and `eval` (cmd/repro)
+// both go through a [Task], so a unit and `repro train` with the same data
+// and settings build the same model and predict alike.
+//
+// Tasks take and return plain values (a [Corpus], [Settings], trainer
+// params), never a config or a unit: experiments imports tasks, never the
+// reverse. Sequence labelling and segmentation wrap package tagger, which
+// implements them; parsing is [Parsing] here.
+//
+// Adding a task is its file here (a type implementing [Task], its model
+// and its model file), its model package (models/<structure>), its reader
+// in datasets, and one line in [All].
+package tasks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/maxmargin/repro/decoders/semimarkov"
+	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/internal/modelfile"
+	"github.com/maxmargin/repro/structpred"
+	"github.com/maxmargin/repro/tagger"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// Task is one kind of structured prediction.
+type Task interface {
+	// Name is the task's name in configs, unit keys and model files.
+	Name() string
+	// Supports refuses a trainer, with its params, that the task's model
+	// cannot serve (checked on an empty model, before any data loads).
+	Supports(trainer string, v trainers.Values) error
+	// Scoring says how the runner scores the task's predictions.
+	Scoring() Scoring
+	// Prepare indexes the features of the corpus items train only
+	// (features first seen elsewhere stay unknown) and builds the task's
+	// model over them, to be trained with s's trainer and params.
+	Prepare(c *Corpus, train []int, s Settings) (Fitting, error)
+	// TrainFile trains a model on a labelled file in the task's format,
+	// with the task's default features (repro train).
+	TrainFile(ctx context.Context, path string, s Settings) (Model, *trainers.Result, error)
+	// Decode reads a model file of the task (see [LoadFile]).
+	Decode(b []byte) (Model, error)
+}
+
+// Scoring is how the runner scores a task's predictions against the
+// corpus's truth.
+type Scoring int
+
+const (
+	// ScoreLabels compares Prediction.Labels with each item's labels, token
+	// by token (token error; spans from the labels).
+	ScoreLabels Scoring = iota
+	// ScoreSegments compares Prediction.Segments with each item's segments.
+	ScoreSegments
+)
+
+// Corpus is a dataset with its features extracted, as the runner holds it
+// (shared read-only by every unit over it).
+type Corpus struct {
+	// Labels are the label names by id.
+	Labels    []string
+	Sequences []structpred.Sequence
+	// Attrs returns item i's attribute strings, per token (templates or
+	// given features); nil for treebanks.
+	Attrs func(i int) [][]string
+	// Values, if not nil, scale Attrs (given attributes with values).
+	Values [][][]float64
+	// Arcs are a treebank's arc features per sentence (see ArcFeatures).
+	Arcs []*features.Dependency
+}
+
+// Settings are a training's trainer and, where the task has them, its
+// feature and loss settings.
+type Settings struct {
+	Trainer string
+	Params  trainers.Values
+	// Features are the attribute templates of sequence and segmentation
+	// models (recorded in their model files).
+	Features tagger.Features
+	// SegmentQuantile and SegmentLoss are segmentation's (zero: the
+	// defaults, see tagger.Options).
+	SegmentQuantile float64
+	SegmentLoss     semimarkov.Loss
+}
+
+// Fitting is a training ready to run: the task's model over the encoded
+// training items (everything before training, untimed).
+type Fitting interface {
+	// Fit trains with the settings' trainer and params (opts are the
+	// trainers' options, e.g. checkpoints) and returns the trained model,
+	// the value a model file stores.
+	Fit(ctx context.Context, opts ...trainers.Option) (Model, *trainers.Result, error)
+	// ModelAt returns the model with weights w (a checkpoint's), as Fit
+	// would return it had training stopped there.
+	ModelAt(w []float64) (Model, error)
+}
+
+// Prediction is a model's output for one corpus item.
+type Prediction struct {
+	// Labels holds a label id per token; for parsing, word d's head at
+	// d-1 (0 is the root), as the corpus holds the gold heads.
+	Labels []int
+	// Segments are the predicted segments (segmentation), or the maximal
+	// runs of one label (sequence labelling).
+	Segments []structpred.Segment
+}
+
+// Model is a trained model: what a model file stores, what units predict
+// with, and what `repro tag` and `repro eval` run.
+type Model interface {
+	// TaskName is the model's task.
+	TaskName() string
+	// Describe names the trainer and its params.
+	Describe() string
+	// Predict predicts corpus item i (c's features, as Prepare took
+	// them). It is safe for concurrent use.
+	Predict(c *Corpus, i int) Prediction
+	// SaveFile writes the model file atomically.
+	SaveFile(path string) error
+	// Tag reads unlabelled (or labelled) text in the task's format from r
+	// and writes it to w with the predictions filled in; name is r's name
+	// in errors. It returns warnings for the user.
+	Tag(ctx context.Context, r io.Reader, w io.Writer, name string) (warnings []string, err error)
+	// Evaluate scores the model on a labelled file as units score it.
+	Evaluate(ctx context.Context, path string) (Evaluation, []string, error)
+}
+
+// Evaluation is a model's score on labelled data.
+type Evaluation interface {
+	// WriteReport writes it for the user.
+	WriteReport(w io.Writer) error
+}
+
+// All returns every task, one line each. It is a function, not a package
+// variable, so that there is no mutable global state.
+func All() []Task {
+	return []Task{
+		tagging{tagger.Sequence},
+		tagging{tagger.Segmentation},
+		Parsing{},
+	}
+}
+
+// Names returns the task names, sorted.
+func Names() []string {
+	var names []string
+	for _, t := range All() {
+		names = append(names, t.Name())
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Lookup returns the task called name.
+func Lookup(name string) (Task, error) {
+	for _, t := range All() {
+		if t.Name() == name {
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown task %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// LoadFile reads a model file of any task: its header names the task,
+// whose Decode reads the rest.
+func LoadFile(path string) (Model, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load model: %w", err)
+	}
+	m, err := Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// Decode parses the bytes of a model file of any task.
+func Decode(b []byte) (Model, error) {
+	name, err := modelfile.Task(b)
+	if err != nil {
+		return nil, err
+	}
+	t, err := Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", modelfile.ErrFormat, err)
+	}
+	return t.Decode(b)
+}
