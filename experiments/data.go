@@ -5,13 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/structpred"
+	tasklib "github.com/maxmargin/repro/tasks"
 )
 
 // preparedData is a dataset with its features extracted once, when a unit
@@ -192,8 +192,12 @@ func load(ctx context.Context, cfg *Config, opt Options, eager bool) ([]*prepare
 // extract computes d's features with the config's templates, sequence by
 // sequence (cancelling ctx stops it between them).
 func extract(ctx context.Context, d *preparedData, cfg *Config, corpus *datasets.Corpus) error {
+	if cfg.Features.Kind == FeaturesDependency {
+		arcs, err := tasklib.ArcFeatures(ctx, corpus.Sequences)
+		d.arcs = arcs
+		return err
+	}
 	text := d.features.tagger(d.columns) // citation and NER features, as package tagger extracts them
-	coarse := hasCoarseTags(corpus.Sequences)
 	// Every token's attributes are strings of their own, and most repeat
 	// ("w=the" thousands of times): keeping one copy of each leaves CoNLL'03's
 	// 9M attributes of eng.train, testa and testb in about half the memory,
@@ -215,11 +219,7 @@ func extract(ctx context.Context, d *preparedData, cfg *Config, corpus *datasets
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		switch cfg.Features.Kind {
-		case FeaturesDependency:
-			d.arcs = append(d.arcs, features.NewDependency(s.Tokens, s.Columns[0], coarseTags(s, coarse)))
-			continue
-		case FeaturesNER, FeaturesCitation:
+		if cfg.Features.Kind == FeaturesNER || cfg.Features.Kind == FeaturesCitation {
 			d.attrs = append(d.attrs, intern(text.Extract(s.Tokens, s.Columns)))
 			continue
 		}
@@ -269,28 +269,6 @@ func loadDataset(spec DatasetSpec, opt Options) (*datasets.Loaded, error) {
 		return &datasets.Loaded{Corpus: c}, nil
 	}
 	return datasets.Load(opt.DataDir, opt.DataSource, spec.declaration())
-}
-
-// hasCoarseTags reports whether a treebank's sentences carry coarse tags
-// (their second column) that differ from the fine ones (the first) for
-// some word: only then do arc features get the coarse templates, which
-// would otherwise repeat the fine ones (Danish DDT's XPOS is "_", read as
-// its UPOS).
-func hasCoarseTags(seqs []structpred.Sequence) bool {
-	for _, s := range seqs {
-		if len(s.Columns) > 1 && !slices.Equal(s.Columns[0], s.Columns[1]) {
-			return true
-		}
-	}
-	return false
-}
-
-// coarseTags returns a sentence's coarse tags if the treebank has them.
-func coarseTags(s structpred.Sequence, coarse bool) []string {
-	if !coarse {
-		return nil
-	}
-	return s.Columns[1]
 }
 
 // corpusHash fingerprints a corpus's content (tokens, labels, segments, extra

@@ -114,7 +114,7 @@ func TestRunPreflight(t *testing.T) {
 	var trained atomic.Int32
 	counting := func(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
 		trained.Add(1)
-		return sequenceTask().Run(ctx, d, u, train, eval)
+		return tasks()[TaskSequence].Run(ctx, d, u, train, eval)
 	}
 	unitsFile := t.TempDir()
 	if err := os.WriteFile(filepath.Join(unitsFile, "units"), []byte("x"), 0o644); err != nil {

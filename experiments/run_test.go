@@ -259,7 +259,7 @@ func TestRunUnitFailureDoesNotStopOthers(t *testing.T) {
 		if u.Trainer == "margin" && u.Split == 1 && u.Phase == phaseTest {
 			return unitResult{}, fmt.Errorf("pass 3: %w", trainers.ErrNotFinite)
 		}
-		return sequenceTask().Run(ctx, d, u, train, eval)
+		return tasks()[TaskSequence].Run(ctx, d, u, train, eval)
 	}
 	out, err := runWith(context.Background(), cfg, Options{OutDir: dir, Workers: 2}, failing)
 	if err == nil || !errors.Is(err, trainers.ErrNotFinite) || !strings.Contains(err.Error(), "margin C=") || !strings.Contains(err.Error(), "split 1") {
@@ -390,7 +390,7 @@ func TestRunNoTestWithoutValidation(t *testing.T) {
 		if u.Trainer == "margin" && u.Split == 0 && u.Phase == phaseValidate {
 			return unitResult{}, errors.New("boom")
 		}
-		return sequenceTask().Run(ctx, d, u, train, eval)
+		return tasks()[TaskSequence].Run(ctx, d, u, train, eval)
 	}
 	out, err := runWith(context.Background(), cfg, Options{OutDir: t.TempDir()}, failing)
 	if err == nil || !strings.Contains(err.Error(), "2 unit(s) failed") {

@@ -32,9 +32,9 @@ type Task interface {
 type fitting[Y any] interface {
 	// fit trains with the unit's trainer and params (and the trainers'
 	// options, e.g. checkpoints), and returns the trained model's
-	// prediction of corpus item i. For sequence labelling and segmentation
-	// the trained model is a *tagger.Model, the value a model file stores:
-	// units predict as a saved model would.
+	// prediction of corpus item i. The trained model is the task's
+	// (package tasks), the value a model file stores: units predict as a
+	// saved model would.
 	fit(ctx context.Context, opts ...trainers.Option) (predict func(i int) Y, res *trainers.Result, err error)
 	// predictAt returns the prediction of the model with weights w (a
 	// checkpoint's), as fit would return it had training stopped there.
@@ -136,7 +136,7 @@ func scoreAll[Y any](ctx context.Context, b binding[Y], d *preparedData, sheet *
 // that there is no mutable global state.
 func tasks() map[string]Task {
 	out := map[string]Task{}
-	for _, t := range []Task{sequenceTask(), segmentationTask(), parsingTask()} {
+	for _, t := range boundTasks() {
 		out[t.Name()] = t
 	}
 	return out

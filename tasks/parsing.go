@@ -44,8 +44,8 @@ func (Parsing) Supports(trainer string, v trainers.Values) error {
 	return trainers.Check(trainer, probe, v)
 }
 
-// Scoring is by labels: a sentence's labels are its heads.
-func (Parsing) Scoring() Scoring { return ScoreLabels }
+// Scoring is by heads: a sentence's labels are its heads.
+func (Parsing) Scoring() Scoring { return ScoreHeads }
 
 // Prepare indexes the arc features of the training trees and builds the
 // tree model over them. The corpus's Arcs are used if set (the runner

@@ -19,11 +19,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
-	"github.com/maxmargin/repro/decoders/semimarkov"
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/modelfile"
 	"github.com/maxmargin/repro/structpred"
@@ -61,6 +59,9 @@ const (
 	ScoreLabels Scoring = iota
 	// ScoreSegments compares Prediction.Segments with each item's segments.
 	ScoreSegments
+	// ScoreHeads compares Prediction.Labels, heads, with each item's
+	// labels, its gold heads: the attachment error.
+	ScoreHeads
 )
 
 // Corpus is a dataset with its features extracted, as the runner holds it
@@ -89,7 +90,7 @@ type Settings struct {
 	// SegmentQuantile and SegmentLoss are segmentation's (zero: the
 	// defaults, see tagger.Options).
 	SegmentQuantile float64
-	SegmentLoss     semimarkov.Loss
+	SegmentLoss     structpred.SegmentLoss
 }
 
 // Fitting is a training ready to run: the task's model over the encoded
@@ -140,6 +141,12 @@ type Evaluation interface {
 	WriteReport(w io.Writer) error
 }
 
+// The names of the tasks package tagger implements.
+const (
+	SequenceName     = tagger.Sequence
+	SegmentationName = tagger.Segmentation
+)
+
 // All returns every task, one line each. It is a function, not a package
 // variable, so that there is no mutable global state.
 func All() []Task {
@@ -173,9 +180,16 @@ func Lookup(name string) (Task, error) {
 // LoadFile reads a model file of any task: its header names the task,
 // whose Decode reads the rest.
 func LoadFile(path string) (Model, error) {
-	b, err := os.ReadFile(path)
+	return LoadFileContext(context.Background(), path)
+}
+
+// LoadFileContext is [LoadFile] that stops reading once ctx is done, and
+// refuses a file that is no model file, or one over the model-file bound,
+// before reading it whole (internal/modelfile.ReadFile).
+func LoadFileContext(ctx context.Context, path string) (Model, error) {
+	b, err := modelfile.ReadFile(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("load model: %w", err)
+		return nil, err
 	}
 	m, err := Decode(b)
 	if err != nil {

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/maxmargin/repro/tagger"
+	"github.com/maxmargin/repro/tasks"
 )
 
 const tagUsage = `Usage: repro tag -m MODEL [flags] [INPUT|-]
@@ -22,6 +22,9 @@ the latter's output: its last two columns are the truth and the guess).
 
   repro tag -m ner.repro eng.testb | conlleval
   printf 'EU\nrejects\nGerman\ncall\n' | repro tag -m ner.repro
+
+A parsing model reads CoNLL-X or CoNLL-U (HEAD may be _) and writes every
+line back as read but for the HEAD column, which it fills in.
 
 Flags:
 `
@@ -47,11 +50,13 @@ func tagCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err := checkNotOutput(stdout, append([]string{*model}, args...)...); err != nil {
 		return err
 	}
-	m, err := tagger.LoadFileContext(ctx, *model)
+	m, err := tasks.LoadFileContext(ctx, *model)
 	if err != nil {
 		return err
 	}
-	m.Format.MaxLine = *maxLine
+	if tm, ok := m.(tasks.TaggerModel); ok {
+		tm.Format.MaxLine = *maxLine
+	}
 	in, name := stdin, "stdin"
 	if len(args) == 1 && args[0] != "-" {
 		f, err := os.Open(args[0])
@@ -61,15 +66,21 @@ func tagCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		defer f.Close()
 		in, name = f, args[0]
 	}
-	st, err := m.TagText(ctx, in, stdout, name)
+	warnings, err := m.Tag(ctx, in, stdout, name)
 	if err != nil {
 		return lineHint(err)
 	}
-	if len(st.MissingColumns) > 0 && !*quiet {
-		fmt.Fprintf(stderr, "repro: warning: %s has bare tokens, but the model was trained with the columns %s: their features are missing, so accuracy suffers; give the input in the training file's columns\n",
-			name, strings.Join(st.MissingColumns, ", "))
-	}
+	warn(stderr, *quiet, warnings)
 	return nil
+}
+
+// warn writes warnings to stderr unless quiet.
+func warn(stderr io.Writer, quiet bool, warnings []string) {
+	for _, w := range warnings {
+		if !quiet {
+			fmt.Fprintf(stderr, "repro: warning: %s\n", w)
+		}
+	}
 }
 
 const evalUsage = `Usage: repro eval -m MODEL [flags] TEST_FILE
@@ -78,7 +89,8 @@ Labels the labelled TEST_FILE (in the training file's format) with the
 model and prints the token error and the span precision, recall and F1,
 overall and per label, as the experiment units score them: conlleval's
 chunks for chunk tags, segments for segmentation models, maximal runs of
-one label otherwise.
+one label otherwise. A parsing model's TEST_FILE is a treebank, scored
+by the attachment error (words with a wrong head, punctuation included).
 
 Flags:
 `
@@ -102,10 +114,23 @@ func evalCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := checkMaxLine(*maxLine); err != nil {
 		return err
 	}
-	m, err := tagger.LoadFileContext(ctx, *model)
+	loaded, err := tasks.LoadFileContext(ctx, *model)
 	if err != nil {
 		return err
 	}
+	tm, ok := loaded.(tasks.TaggerModel)
+	if !ok {
+		if *conlleval {
+			return usagef("--conlleval applies to sequence and segmentation models, not %s", loaded.TaskName())
+		}
+		e, warnings, err := loaded.Evaluate(ctx, args[0])
+		warn(stderr, *quiet, warnings)
+		if err != nil {
+			return lineHint(err)
+		}
+		return e.WriteReport(stdout)
+	}
+	m := tm.Model
 	m.Format.MaxLine = *maxLine
 	d, err := tagger.ReadDataContext(ctx, args[0], m.Format)
 	if err != nil {

@@ -18,16 +18,20 @@ import (
 
 const trainUsage = `Usage: repro train --trainer NAME [flags] -o MODEL TRAIN_FILE
 
-Trains a model on a labelled file and saves it to MODEL: a CoNLL column
+Trains a model on a labelled file and saves it to MODEL. For the
+sequence and segmentation tasks (--task), the file is a CoNLL column
 file (one token per line, a blank line after each sentence; the first
 column is the word and the last the label unless --columns says
 otherwise) or Cora tagged text (detected from its <NEWREFERENCE> lines).
 The label encoding of a column file (iob1, iob2, ioe1, ioe2, iobes, or
 none for plain labels) is detected unless --encoding states it; 'repro
-tag' writes labels back in it. Progress goes to stderr (--quiet: none).
+tag' writes labels back in it. For --task parsing it is a CoNLL-X or
+CoNLL-U treebank (arc features of McDonald et al. 2005). Progress goes to
+stderr (--quiet: none).
 
   repro train --trainer poslearn --C 0.1 -o ner.repro eng.train
   repro train --trainer perceptron --param epochs=20 -o cora.repro refs.txt
+  repro train --task parsing --trainer mira --param k=5 -o sv.repro sv-ud-train.conllu
 
 Flags:
 `
@@ -54,7 +58,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.solver, "solver", "", "cutting-plane solver: "+strings.Join(trainers.Solvers(), " or ")+" (default n-slack)")
 	fs.IntVar(&f.epochs, "epochs", 0, "passes of an online trainer (default 10)")
 	fs.Var(&f.params, "param", "a trainer param KEY=VALUE (repeatable), e.g. --param epsilon=0.001")
-	fs.StringVar(&f.task, "task", tagger.Sequence, "sequence (label every token) or segmentation (semi-Markov; plain labels only)")
+	fs.StringVar(&f.task, "task", tagger.Sequence, "sequence (label every token), segmentation (semi-Markov; plain labels only) or parsing (dependency trees)")
 	fs.StringVar(&f.features, "features", "", "feature set: citation or ner (default: citation for Cora text, ner for column files)")
 	fs.Var(&f.window, "window", "neighbours at offsets -`N`..N whose attributes a token sees (default: the feature set's, citation 1, ner 2)")
 	fs.Var(&f.affixes, "affixes", "prefixes and suffixes up to `N` characters (default: the feature set's, citation 3, ner 4)")
@@ -159,6 +163,8 @@ func trainCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return usagef("train needs -o MODEL, the model file to write")
 	case f.trainer == "":
 		return usagef("train needs --trainer NAME (known: %s)", strings.Join(trainers.Names(), ", "))
+	case f.task != tagger.Sequence && f.task != tagger.Segmentation:
+		return trainTask(ctx, fs, &f, args[0], stderr)
 	}
 	opt, format, err := f.options(fs)
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -29,6 +30,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+
+	"github.com/maxmargin/repro/internal/readlimit"
 )
 
 // Magic opens every model file; it is text so that `head -c 12` shows it.
@@ -214,4 +218,34 @@ func Unexpected(err error) error {
 		return io.ErrUnexpectedEOF
 	}
 	return err
+}
+
+// ReadFile reads a model file's bytes, stopping once ctx is done. A file
+// that does not start with the magic is refused (an error wrapping
+// ErrFormat) before the rest is read, and one over readlimit.ModelBytes
+// with an error naming the bound.
+func ReadFile(ctx context.Context, path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("load model: %w", err)
+	}
+	defer f.Close()
+	head := make([]byte, len(Magic))
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, fmt.Errorf("load model: %s: %w", path, err)
+	}
+	if string(head[:n]) != Magic {
+		_, _, err := Open(head[:n])
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	rest, err := readlimit.ReadAll(ctx, f, readlimit.ModelBytes-int64(n), 0)
+	var tl *readlimit.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, &readlimit.TooLargeError{Name: path, What: "model file", Limit: readlimit.ModelBytes}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load model: %s: %w", path, err)
+	}
+	return append(head, rest...), nil
 }

@@ -1,4 +1,4 @@
-package experiments
+package tasks
 
 import (
 	"testing"
@@ -24,12 +24,12 @@ func TestHasCoarseTags(t *testing.T) {
 			seq([]string{"NN|UTR|SIN", "VB|PRS"}, []string{"NOUN", "VERB"}),
 		}, true},
 	} {
-		if got := hasCoarseTags(tc.seqs); got != tc.want {
+		if got := HasCoarseTags(tc.seqs); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 		for _, s := range tc.seqs {
-			if c := coarseTags(s, tc.want); (c != nil) != tc.want {
-				t.Errorf("%s: coarse tags %q", tc.name, c)
+			if f := sentenceArcs(s, tc.want); f == nil || f.Len() != len(s.Tokens) {
+				t.Errorf("%s: arc features of %d words", tc.name, f.Len())
 			}
 		}
 	}
