@@ -1,0 +1,43 @@
+package tasks_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/maxmargin/repro/tasks"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// Train a parser on a treebank, save it, load it back through the task
+// registry and parse a sentence whose heads are unknown.
+func Example() {
+	dir, _ := os.MkdirTemp("", "tasks")
+	defer os.RemoveAll(dir)
+	treebank := filepath.Join(dir, "train.conllu")
+	row := "1\tthe\tthe\tDET\tDT\t_\t2\tdet\t_\t_\n2\tdog\tdog\tNOUN\tNN\t_\t3\tnsubj\t_\t_\n3\truns\trun\tVERB\tVB\t_\t0\troot\t_\t_\n\n"
+	_ = os.WriteFile(treebank, []byte(strings.Repeat(row, 5)), 0o644)
+
+	parsing, _ := tasks.Lookup("parsing")
+	m, _, err := parsing.TrainFile(context.Background(), treebank, tasks.Settings{Trainer: "perceptron", Params: trainers.Values{"epochs": 2}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	model := filepath.Join(dir, "parser.repro")
+	_ = m.SaveFile(model)
+	loaded, _ := tasks.LoadFile(model)
+
+	var out strings.Builder
+	unparsed := strings.ReplaceAll(strings.ReplaceAll(row, "\t2\tdet", "\t_\tdet"), "\t3\tnsubj", "\t_\tnsubj")
+	_, _ = loaded.Tag(context.Background(), strings.NewReader(unparsed), &out, "stdin")
+	fmt.Println(loaded.TaskName())
+	fmt.Print(out.String())
+	// Output:
+	// parsing
+	// 1	the	the	DET	DT	_	2	det	_	_
+	// 2	dog	dog	NOUN	NN	_	3	nsubj	_	_
+	// 3	runs	run	VERB	VB	_	0	root	_	_
+}
