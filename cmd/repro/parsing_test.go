@@ -175,11 +175,11 @@ trainers:
 		if _, _, err := repro(t, "", args...); err != nil {
 			t.Fatalf("%s: %v", r.Trainer, err)
 		}
-		if got := evalError(t, model, filepath.Join(data, "test.conllu")); got != r.TokenError {
-			t.Errorf("%s: repro eval's attachment error %v, the unit's %v (train %q)", r.Trainer, got, r.TokenError, args)
+		if got := evalError(t, model, filepath.Join(data, "test.conllu")); got != r.Metrics[metrics.AttachmentError] {
+			t.Errorf("%s: repro eval's attachment error %v, the unit's %v (train %q)", r.Trainer, got, r.Metrics[metrics.AttachmentError], args)
 		}
-		t.Logf("%s (%v): attachment error %v", r.Trainer, r.Params, r.TokenError)
-		wrong += r.TokenError
+		t.Logf("%s (%v): attachment error %v", r.Trainer, r.Params, r.Metrics[metrics.AttachmentError])
+		wrong += r.Metrics[metrics.AttachmentError]
 	}
 	if wrong == 0 {
 		t.Error("every unit parsed the test file without an error: the comparison shows nothing")
@@ -254,8 +254,8 @@ func TestParsingCommittedRows(t *testing.T) {
 			if _, _, err := repro(t, "", args...); err != nil {
 				t.Fatalf("%s %s: %v", d.Name, r.Trainer, err)
 			}
-			if got := evalError(t, model, filepath.Join(dir, d.Test)); got != r.TokenError {
-				t.Errorf("%s %s: repro eval's attachment error %v, committed %v", d.Name, r.Trainer, got, r.TokenError)
+			if got := evalError(t, model, filepath.Join(dir, d.Test)); got != r.Metrics[metrics.AttachmentError] {
+				t.Errorf("%s %s: repro eval's attachment error %v, committed %v", d.Name, r.Trainer, got, r.Metrics[metrics.AttachmentError])
 			}
 			checked++
 		}
