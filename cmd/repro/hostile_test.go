@@ -170,10 +170,10 @@ func hostileCases() []hostileCase {
 				write(t, dir, "nul.txt", strings.Replace(data, "I-PER", "I-P\x00ER", 1))
 				return trainTo("m.repro", "nul.txt")
 			}},
-		{name: "min count above every count", exit: 1, quick: true, want: []string{"no attribute of the training data is kept (min count 100000000)"},
+		{name: "min count above every count", exit: 1, quick: true, want: []string{"no attribute of the training data is kept (min count 1000)"},
 			setup: func(t *testing.T, dir string) []string {
 				write(t, dir, "v.txt", data)
-				return append(trainTo("m.repro", "v.txt"), "--min-count", "100000000")
+				return append(trainTo("m.repro", "v.txt"), "--min-count", "1000")
 			},
 			check: func(t *testing.T, dir string) {
 				if _, err := os.Stat(filepath.Join(dir, "m.repro")); err == nil {
