@@ -98,6 +98,22 @@ type SlackLogLinear[Y any] interface {
 	SlackLogLoss(i int, w []float64, beta, lossScale float64, grad []float64) (float64, error)
 }
 
+// LatentLogLinear is what latent-lbeta needs of a model whose outputs have
+// an observed part y and a latent part z (Pletscher et al., section 5):
+//
+//	ℓ_β,i(w) = (1/β) log Σ_{y,z} exp(β(s_i(y, z) + lossScale·L_i(y)))
+//	         − (1/β) log Σ_z exp(β·s_i(y_i, z)),
+//
+// the loss only of the observed part. LatentLogLoss returns ℓ_β,i(w) and
+// ADDS its gradient E_p[f(x_i, y, z)] − E_q[f(x_i, y_i, z)] into grad (nil:
+// value only), p(y, z) ∝ exp(β(s_i(y, z) + lossScale·L_i(y))) and q(z) ∝
+// exp(β·s_i(y_i, z)). β must be positive. As β → ∞ it tends to the latent
+// SSVM's hinge max_{y,z} (s_i(y, z) + lossScale·L_i(y)) − max_z s_i(y_i, z).
+// It is not convex in w.
+type LatentLogLinear[Y any] interface {
+	LatentLogLoss(i int, w []float64, beta, lossScale float64, grad []float64) float64
+}
+
 // ScorePinner is an optional speed-up: PinScores(i, w) computes instance
 // i's scores at w once and keeps them for the model's next calls on i until
 // UnpinScores (or a call on another instance), so that an oracle which

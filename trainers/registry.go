@@ -41,7 +41,7 @@ func registry[Y any]() []Trainer[Y] {
 		marginTrainer[Y](), slackTrainer[Y](), approxSlackTrainer[Y](), posLearnTrainer[Y](),
 		perceptronTrainer[Y](), miraTrainer[Y](), subgradientTrainer[Y](),
 		crfTrainer[Y](), entropyMarginTrainer[Y](),
-		passiveAggressiveTrainer[Y](),
+		passiveAggressiveTrainer[Y](), latentLBetaTrainer[Y](),
 	}
 }
 
