@@ -77,7 +77,7 @@ func TestParseConfigStrict(t *testing.T) {
 		{"beta 0", "    beta: 10", "    beta: 0", "s.yaml:18: trainers[3].beta: must be positive, got 0"},
 		{"negative loss scale", "    beta: 10", "    beta: 10\n    loss_scale: -1", "s.yaml:19: trainers[3].loss_scale: must be non-negative, got -1"},
 		{"epochs on margin", "    C: [0.1, 1]", "    C: [0.1, 1]\n    epochs: 3", `s.yaml:13: trainers[0].epochs: does not apply to trainer "margin" (only to perceptron, mira, subgradient, passive-aggressive)`},
-		{"beta on margin", "    C: [0.1, 1]", "    C: [0.1, 1]\n    beta: 3", `s.yaml:13: trainers[0].beta: does not apply to trainer "margin" (only to entropy-margin)`},
+		{"beta on margin", "    C: [0.1, 1]", "    C: [0.1, 1]\n    beta: 3", `s.yaml:13: trainers[0].beta: does not apply to trainer "margin" (only to entropy-margin, latent-lbeta)`},
 		{"key twice", "    epochs: 5", "    epochs: 5\n    epochs: 6", "s.yaml:15: trainers[1].epochs: given twice (first at line 14)"},
 		{"empty name", "name: strict", `name: ""`, "s.yaml:1: name: must not be empty"},
 		{"name with a slash", "name: strict", "name: ../other", `s.yaml:1: name: "../other" starts with '.'`},

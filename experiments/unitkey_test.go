@@ -50,7 +50,13 @@ func TestTrainerParamsFlowFromTheRegistry(t *testing.T) {
 	t.Parallel()
 	var entries []TrainerSpec
 	stated := map[string]trainers.Values{}
+	// Trainers no task binds yet, so that no config can name them: the
+	// latent-variable trainer waits for the MIL task (issue 40).
+	unbound := map[string]bool{trainers.LatentLBetaName: true}
 	for _, s := range trainers.Specs() {
+		if unbound[s.Name] {
+			continue
+		}
 		e := TrainerSpec{Name: s.Name, Params: TrainerParams{}}
 		if p, ok := s.Param(trainers.ParamC); ok {
 			e.C = []float64{0.1, 1}
@@ -121,7 +127,7 @@ func TestTrainerParamsFlowFromTheRegistry(t *testing.T) {
 		}
 	}
 	for _, name := range trainers.Names() {
-		if !seen[name] {
+		if !seen[name] && !unbound[name] {
 			t.Errorf("trainer %s has no unit", name)
 		}
 	}
