@@ -47,10 +47,7 @@ func TestKillAndResumeTrials(t *testing.T) {
 		trials = 4
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "repro")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := builtRepro(t)
 	cfg := filepath.Join(dir, "kill.yaml")
 	if err := os.WriteFile(cfg, []byte(killConfig), 0o644); err != nil {
 		t.Fatal(err)

@@ -164,10 +164,7 @@ func TestBinaryExitStatus(t *testing.T) {
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "repro")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := builtRepro(t)
 	help := exec.Command(bin, "run", "--help")
 	var stderr bytes.Buffer
 	help.Stderr = &stderr

@@ -108,10 +108,7 @@ func TestProcessExecutorGridExtensions(t *testing.T) {
 func localAndProcessRuns(t *testing.T, config string) (dir, bin, cfg, ref, out, log string) {
 	t.Helper()
 	dir = t.TempDir()
-	bin = filepath.Join(dir, "repro")
-	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, b)
-	}
+	bin = builtRepro(t)
 	cfg = filepath.Join(dir, "units.yaml")
 	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
 		t.Fatal(err)

@@ -36,10 +36,7 @@ func TestInterruptAndResume(t *testing.T) {
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "repro")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := builtRepro(t)
 	cfg := filepath.Join(dir, "sig.yaml")
 	if err := os.WriteFile(cfg, []byte(signalConfig), 0o644); err != nil {
 		t.Fatal(err)

@@ -70,10 +70,7 @@ trainers:
 func TestUnitProcessesShareOneUnit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "repro")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := builtRepro(t)
 	cfg := filepath.Join(dir, "units.yaml")
 	if err := os.WriteFile(cfg, []byte(unitConfig), 0o644); err != nil {
 		t.Fatal(err)
