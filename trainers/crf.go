@@ -1,13 +1,14 @@
 package trainers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/maxmargin/repro/internal/cputime"
 	"math"
-	"slices"
 	"time"
+
+	"github.com/maxmargin/repro/internal/cputime"
 )
 
 // CRFSettings configures CRF. The zero value of every field but C selects a
@@ -31,8 +32,20 @@ type CRFSettings struct {
 	// CRFsuite's.
 	Memory int
 	// GradTol stops L-BFGS once ‖∇‖_∞ ≤ GradTol·max(1, |objective|).
-	// Default 1e-6.
+	// Default 1e-6. Not used with StopCRFsuite.
 	GradTol float64
+	// Stop is the stopping rule: StopGradient ("", the default: GradTol, or
+	// no decrease beyond 1e-12 relative in 20 iterations) or StopCRFsuite
+	// (CRFsuite's L-BFGS: Delta over Period iterations, or Epsilon).
+	Stop string
+	// Delta, Period and Epsilon are CRFsuite's stopping rule (StopCRFsuite
+	// only): L-BFGS stops once the objective f_k of iteration k has
+	// |f_{k−Period} − f_k| ≤ Delta·|f_k| (strictly below, as libLBFGS
+	// tests it), or once the gradient of CRFsuite's objective f/C has
+	// ‖∇f‖₂/C ≤ Epsilon·max(1, ‖w‖₂). Defaults CRFsuite's: 1e-5, 10, 1e-5.
+	Delta   float64
+	Period  int
+	Epsilon float64
 	// Progress, if non-nil, is called after every L-BFGS major iteration with
 	// Iterations, Primal (the objective) and Elapsed set.
 	Progress func(Stats)
@@ -70,8 +83,27 @@ func (s CRFSettings) withDefaults() CRFSettings {
 	if s.Memory == 0 {
 		s.Memory = defaultLBFGSMemory
 	}
+	if s.Stop == StopGradient {
+		s.Stop = ""
+	}
+	if s.Stop == StopCRFsuite {
+		s.Delta, s.Period, s.Epsilon = cmp.Or(s.Delta, crfsuiteDelta), cmp.Or(s.Period, crfsuitePeriod), cmp.Or(s.Epsilon, crfsuiteEpsilon)
+	}
 	return s
 }
+
+// The stopping rules of CRF (CRFSettings.Stop).
+const (
+	StopGradient = "gradient"
+	StopCRFsuite = "crfsuite"
+)
+
+// CRFsuite's defaults for its L-BFGS stopping rule (crfsuite learn -H -a lbfgs).
+const (
+	crfsuiteDelta   = 1e-5
+	crfsuitePeriod  = 10
+	crfsuiteEpsilon = 1e-5
+)
 
 func (s CRFSettings) validate() error {
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -86,6 +118,12 @@ func (s CRFSettings) validate() error {
 		return fmt.Errorf("rescaling must be %q or %q, got %q", Margin, Slack, s.Rescaling)
 	case s.MaxIterations < 0 || !(s.GradTol >= 0) || s.Memory < 0:
 		return errors.New("iteration cap, gradient tolerance and L-BFGS memory must not be negative")
+	case s.Stop != "" && s.Stop != StopCRFsuite:
+		return fmt.Errorf("stopping rule must be %q or %q, got %q", StopGradient, StopCRFsuite, s.Stop)
+	case s.Stop == "" && (s.Delta != 0 || s.Period != 0 || s.Epsilon != 0):
+		return fmt.Errorf("delta, period and epsilon belong to the %q stopping rule", StopCRFsuite)
+	case !(s.Delta >= 0) || !finite(s.Delta) || s.Period < 0 || !(s.Epsilon >= 0) || !finite(s.Epsilon):
+		return errors.New("delta, period and epsilon must be finite and not negative")
 	}
 	return nil
 }
@@ -96,17 +134,26 @@ func (s CRFSettings) validate() error {
 // otherwise it is their entropy-and-margin trainer, whose optimum lies
 // between the SSVM's optimum at the same C and that plus C·Σ_i log|Y_i|/β.
 //
-// The minimiser is gonum's optimize.LBFGS (crf_gonum.go). The objective and its
-// gradient come from one pass over the data, cached so that a gradient
-// request at the point just evaluated costs nothing. Result.W is the final
-// point, Result.Primal its objective, Result.Iterations the L-BFGS major
-// iterations; Converged is true when L-BFGS stopped on the gradient
-// tolerance or on function convergence (no decrease beyond 1e-12 relative in
-// 20 iterations) rather than on the iteration cap or a line search that
-// could make no more progress (the point is still returned). Dual, Gap,
-// Constraints and QPUpdates are zero. ctx is checked between instances; on
-// cancellation CRF returns ctx.Err().
+// The minimiser is package internal/lbfgs, whose iterates are gonum's
+// optimize.LBFGS with Moré–Thuente line search, bit for bit (crf_lbfgs.go).
+// The objective and its gradient come from one pass over the data.
+// Result.W is the final point, Result.Primal its objective,
+// Result.Iterations the L-BFGS major iterations (counting the starting
+// point, as gonum does); Converged is true when L-BFGS stopped on its
+// stopping rule (s.Stop) rather than on the iteration cap or a line search
+// that could make no more progress (the point is still returned). Dual,
+// Gap, Constraints and QPUpdates are zero. ctx is checked between
+// instances; on cancellation CRF returns ctx.Err().
 func CRF[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*Result, error) {
+	return crfWith(ctx, m, s, minimizeLBFGS)
+}
+
+// minimizer minimises obj from w = 0 under s's stopping rule, calling cp at
+// its scheduled major iterations (the caller makes the last call); the
+// CPU time it spends on other threads goes to cpu.
+type minimizer func(ctx context.Context, obj *crfObjective, dim int, s CRFSettings, start time.Time, cpu *cputime.Counter, cp *checkpointer) (x []float64, f float64, iters int, converged bool, err error)
+
+func crfWith[Y any](ctx context.Context, m Model[Y], s CRFSettings, minimize minimizer) (*Result, error) {
 	s = s.withDefaults()
 	if s.Progress == nil {
 		s.Progress = progressOf(ctx)
@@ -125,7 +172,7 @@ func CRF[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*Result, error)
 	cp := newCheckpointer(s.Checkpoint, &cpu)
 	defer cp.close()
 	start := time.Now()
-	x, f, iters, converged, err := minimizeLBFGS(ctx, obj, m.Dim(), s, start, &cpu, cp)
+	x, f, iters, converged, err := minimize(ctx, obj, m.Dim(), s, start, &cpu, cp)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
 	}
@@ -168,18 +215,18 @@ func gradConverged(g []float64, f, tol float64) bool {
 }
 
 // crfObjective evaluates f(w) = ½‖w‖² + C Σ_i ℓ_i(w) and its gradient in one
-// pass, caching (x, f, ∇f) because gonum calls Func and then Grad at the
-// same x.
+// pass over the data, and on the way the norms that the stopping rules
+// test, so that they cost no pass of their own.
 type crfObjective struct {
-	ctx    context.Context
-	n      int
-	c      float64
-	loss   func(i int, w, grad []float64) (float64, error)
-	err    error // the first error met (cancellation, model error)
-	x, g   []float64
-	f      float64
-	cached bool
-	evals  int
+	ctx   context.Context
+	n     int
+	c     float64
+	loss  func(i int, w, grad []float64) (float64, error)
+	err   error // the first error met (cancellation, model error)
+	evals int
+	// Of the last evaluation: ‖w‖₂², ‖∇f‖₂² and max_j |∇f_j| (NaN if a
+	// component is NaN).
+	ww, gg, gmax float64
 }
 
 func newCRFObjective[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*crfObjective, error) {
@@ -212,56 +259,60 @@ func newCRFObjective[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*cr
 	return o, nil
 }
 
-// eval fills the cache at x (no-op if it already holds x).
-func (o *crfObjective) eval(x []float64) {
-	if o.cached && slices.Equal(o.x, x) {
-		return
-	}
+// evaluate returns f(x) and writes ∇f(x) into grad. An error (cancellation,
+// a model's) is also kept in o.err.
+func (o *crfObjective) evaluate(x, grad []float64) (float64, error) {
 	o.evals++
-	o.x = append(o.x[:0], x...)
-	o.g = growFloats(o.g, len(x))
-	clear(o.g)
+	clear(grad)
 	var sum float64
 	for i := range o.n {
 		if err := o.ctx.Err(); err != nil {
-			o.fail(err)
-			return
+			return o.fail(err)
 		}
-		l, err := o.loss(i, x, o.g)
+		l, err := o.loss(i, x, grad)
 		if err != nil {
-			o.fail(fmt.Errorf("instance %d: %w", i, err))
-			return
+			return o.fail(fmt.Errorf("instance %d: %w", i, err))
 		}
 		sum += l
 	}
-	var ww float64
+	var ww, gg, gmax float64
+	nan := false
 	for j, w := range x {
 		ww += w * w
-		o.g[j] = w + o.c*o.g[j]
+		g := w + o.c*grad[j]
+		grad[j] = g
+		gg += g * g
+		a := math.Abs(g)
+		nan = nan || a != a
+		if a > gmax {
+			gmax = a
+		}
 	}
-	o.f = 0.5*ww + o.c*sum
-	o.cached = true
+	if nan {
+		gmax = math.NaN()
+	}
+	o.ww, o.gg, o.gmax = ww, gg, gmax
+	return 0.5*ww + o.c*sum, nil
 }
 
-// fail records err and poisons the cache with +Inf, which L-BFGS rejects;
-// the Status check before the next evaluation then stops the run.
-func (o *crfObjective) fail(err error) {
+// fail records err, the first error met, and returns it.
+func (o *crfObjective) fail(err error) (float64, error) {
 	if o.err == nil {
 		o.err = err
 	}
-	o.f = math.Inf(1)
-	clear(o.g)
-	o.cached = true
+	return math.Inf(1), o.err
 }
 
-func (o *crfObjective) value(x []float64) float64 {
-	o.eval(x)
-	return o.f
+// gradConverged is gradConverged of the last evaluation's gradient, at its
+// objective f.
+func (o *crfObjective) gradConverged(f, tol float64) bool {
+	return o.gmax <= tol*math.Max(1, math.Abs(f))
 }
 
-func (o *crfObjective) gradient(grad, x []float64) {
-	o.eval(x)
-	copy(grad, o.g)
+// crfsuiteGradConverged is CRFsuite's (libLBFGS's) gradient test of the
+// last evaluation, on CRFsuite's objective f/C: ‖∇f‖₂/C ≤ ε·max(1, ‖w‖₂).
+func (o *crfObjective) crfsuiteGradConverged(eps float64) bool {
+	return math.Sqrt(o.gg)/o.c/math.Max(1, math.Sqrt(o.ww)) <= eps
 }
 
 func dotf(a, b []float64) float64 {
