@@ -607,6 +607,45 @@ func TestLogLinearUnitKeysNameTheMinimizer(t *testing.T) {
 	}
 }
 
+// The CRF's stopping rule: spelling the default out (stop: gradient)
+// plans the units of a config that leaves it unset; CRFsuite's rule is
+// part of the key with its resolved delta, period and epsilon, which the
+// trainer is handed.
+func TestCRFStopRuleInUnitKeys(t *testing.T) {
+	t.Parallel()
+	plan := func(crf string) []unitSpec {
+		cfg := mustConfig(t, strings.Replace(smallConfig, "  - name: poslearn\n", "  - name: crf\n    C: [0.1, 1]\n"+crf+"  - name: poslearn\n", 1))
+		r := &runner{cfg: cfg, data: []*preparedData{{name: "synthetic", hash: "h"}}}
+		units, err := r.plan(context.Background(), phaseValidate, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.DeleteFunc(units, func(u unitSpec) bool { return u.Trainer != trainers.CRFName })
+	}
+	keys := func(us []unitSpec) (out []string) {
+		for _, u := range us {
+			out = append(out, u.key())
+		}
+		return out
+	}
+	plain, spelled, crfsuite := plan(""), plan("    stop: gradient\n"), plan("    stop: crfsuite\n    period: 5\n")
+	if len(plain) == 0 || !slices.Equal(keys(plain), keys(spelled)) {
+		t.Errorf("stop: gradient changed the crf unit keys:\n%v\n%v", keys(plain), keys(spelled))
+	}
+	for i, u := range crfsuite {
+		if u.key() == plain[i].key() {
+			t.Errorf("stop: crfsuite left the key of unit %d unchanged", i)
+		}
+		v, err := u.trainerParams()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v["stop"] != trainers.StopCRFsuite || v["delta"] != 1e-5 || fmt.Sprint(v["period"]) != "5" || v["epsilon"] != 1e-5 {
+			t.Errorf("unit %d hands the trainer %v", i, v)
+		}
+	}
+}
+
 // C_per_example divides C by the training set size: C = c·n per example is
 // the same training as C = c on the sum, bit for bit.
 func TestRunCPerExample(t *testing.T) {

@@ -86,6 +86,9 @@ func (s CRFSettings) withDefaults() CRFSettings {
 	if s.Stop == StopGradient {
 		s.Stop = ""
 	}
+	if s.Stop == "" && (s.Delta != 0 || s.Period != 0 || s.Epsilon != 0) {
+		s.Stop = StopCRFsuite // its params select it
+	}
 	if s.Stop == StopCRFsuite {
 		s.Delta, s.Period, s.Epsilon = cmp.Or(s.Delta, crfsuiteDelta), cmp.Or(s.Period, crfsuitePeriod), cmp.Or(s.Epsilon, crfsuiteEpsilon)
 	}
@@ -120,8 +123,6 @@ func (s CRFSettings) validate() error {
 		return errors.New("iteration cap, gradient tolerance and L-BFGS memory must not be negative")
 	case s.Stop != "" && s.Stop != StopCRFsuite:
 		return fmt.Errorf("stopping rule must be %q or %q, got %q", StopGradient, StopCRFsuite, s.Stop)
-	case s.Stop == "" && (s.Delta != 0 || s.Period != 0 || s.Epsilon != 0):
-		return fmt.Errorf("delta, period and epsilon belong to the %q stopping rule", StopCRFsuite)
 	case !(s.Delta >= 0) || !finite(s.Delta) || s.Period < 0 || !(s.Epsilon >= 0) || !finite(s.Epsilon):
 		return errors.New("delta, period and epsilon must be finite and not negative")
 	}
@@ -345,19 +346,57 @@ func LogLinearTrainers() []string { return []string{CRFName, EntropyMarginName} 
 // log-likelihood: min ½‖w‖² + C Σ_i −log p(y_i | x_i) (C/n with
 // C_per_example), the cutting-plane trainers' scaling; the usual
 // Σ_i −log p + (C'/2)‖w‖² is this divided by C, with C' = 1/C.
+//
+// Stop selects the stopping rule (CRFSettings.Stop); delta, period and
+// epsilon belong to StopCRFsuite (setting one of them selects it), which
+// gives each of them CRFsuite's default when unset. Resolved leaves every
+// one of them unset under the default rule, so that a config's unit keys
+// do not change.
 type CRFParams struct {
 	TradeOff
-	MaxIterations int `param:"max_iterations" range:"[1,)" help:"cap on L-BFGS major iterations"`
+	MaxIterations int      `param:"max_iterations" range:"[1,)" help:"cap on L-BFGS major iterations"`
+	Stop          string   `param:"stop" help:"stopping rule: gradient (unset: ‖∇f‖∞ ≤ 1e-6·max(1,|f|), or no decrease beyond 1e-12 relative in 20 iterations) or crfsuite (CRFsuite's L-BFGS: delta over period iterations, or epsilon)"`
+	Delta         *float64 `param:"delta" range:"(0,)" help:"CRFsuite's rule (setting it implies stop: crfsuite): stop once |f(k−period) − f(k)| < delta·|f(k)| (default 1e-5)"`
+	Period        *int     `param:"period" range:"[1,)" help:"CRFsuite's rule (setting it implies stop: crfsuite): iterations the decrease is measured over (default 10)"`
+	Epsilon       *float64 `param:"epsilon" range:"(0,)" help:"CRFsuite's rule (setting it implies stop: crfsuite): stop once ‖∇f‖₂/C ≤ epsilon·max(1, ‖w‖₂), its gradient test on its objective f/C (default 1e-5)"`
 }
 
 // Resolved fills the defaults as CRFSettings.Resolved does.
 func (p CRFParams) Resolved() CRFParams {
-	p.MaxIterations = CRFSettings{MaxIterations: p.MaxIterations}.Resolved().MaxIterations
+	if p.Stop == "" && (p.Delta != nil || p.Period != nil || p.Epsilon != nil) {
+		p.Stop = StopCRFsuite // its params select it, even at 0
+	}
+	s := p.settings().Resolved()
+	p.MaxIterations, p.Stop = s.MaxIterations, s.Stop
+	if s.Stop == StopCRFsuite { // defaults for the unset ones; a stated 0 is left for the range check
+		p.Delta, p.Period, p.Epsilon = cmp.Or(p.Delta, &s.Delta), cmp.Or(p.Period, &s.Period), cmp.Or(p.Epsilon, &s.Epsilon)
+	}
 	return p
 }
 
-// Validate checks resolved params: nothing beyond their ranges.
-func (p CRFParams) Validate() error { return nil }
+// settings returns the CRF settings p states (C aside).
+func (p CRFParams) settings() CRFSettings {
+	deref := func(x *float64) float64 {
+		if x == nil {
+			return 0
+		}
+		return *x
+	}
+	s := CRFSettings{MaxIterations: p.MaxIterations, Stop: p.Stop, Delta: deref(p.Delta), Epsilon: deref(p.Epsilon)}
+	if p.Period != nil {
+		s.Period = *p.Period
+	}
+	return s
+}
+
+// Validate checks resolved params beyond their ranges: the stopping rule's
+// name.
+func (p CRFParams) Validate() error {
+	if p.Stop != "" && p.Stop != StopCRFsuite {
+		return &ParamError{Key: "stop", Msg: fmt.Sprintf("must be %s or %s, got %q", StopGradient, StopCRFsuite, p.Stop)}
+	}
+	return nil
+}
 
 func crfTrainer[Y any]() Trainer[Y] {
 	return entry[Y, CRFParams]{
@@ -368,7 +407,9 @@ func crfTrainer[Y any]() Trainer[Y] {
 			return needs[LogLinear[Y]](CRFName, "a log partition function and marginals", m)
 		},
 		train: func(ctx context.Context, m Model[Y], p CRFParams, o options) (*Result, error) {
-			return CRF(ctx, m, CRFSettings{C: p.PerExample(m.Len()), MaxIterations: p.MaxIterations, Checkpoint: o.checkpoint})
+			s := p.settings()
+			s.C, s.Checkpoint = p.PerExample(m.Len()), o.checkpoint
+			return CRF(ctx, m, s)
 		},
 	}
 }

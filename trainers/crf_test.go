@@ -353,3 +353,116 @@ func TestCRFTrainsOnTheCallersThread(t *testing.T) {
 		t.Errorf("CRF reported %v of CPU on other threads, its caller's thread used %v, after %d iterations", res.OtherThreadsCPU, t1-t0, res.Iterations)
 	}
 }
+
+// With CRFsuite's stopping rule, L-BFGS stops at the first iteration where
+// libLBFGS would: the relative decrease over period iterations falls below
+// delta, or the gradient of f/C below epsilon·max(1, ‖w‖₂); never before.
+func TestCRFStopsAsCRFsuite(t *testing.T) {
+	t.Parallel()
+	m := noisyToy(13, 60, 4, 5)
+	for _, tt := range []struct {
+		name string
+		s    CRFSettings
+		why  string // which test stops the run: "delta" or "epsilon"
+	}{
+		{"defaults", CRFSettings{C: 2, Stop: StopCRFsuite}, "delta"},
+		{"period 3", CRFSettings{C: 2, Stop: StopCRFsuite, Period: 3, Delta: 1e-3}, "delta"},
+		{"epsilon", CRFSettings{C: 2, Stop: StopCRFsuite, Delta: 1e-300, Epsilon: 1e-3}, "epsilon"},
+	} {
+		var fs []float64
+		s := tt.s
+		s.Progress = func(st Stats) { fs = append(fs, st.Primal) }
+		var ws [][]float64
+		s.Checkpoint = func(cp Checkpoint) error { ws = append(ws, cp.W); return nil }
+		res, err := CRF[int](context.Background(), m, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := s.withDefaults()
+		if !res.Converged || len(fs) != res.Iterations {
+			t.Fatalf("%s: converged %v after %d iterations, %d reported", tt.name, res.Converged, res.Iterations, len(fs))
+		}
+		deltaStop := func(k int) bool { // k counts line searches, as libLBFGS's k
+			return k >= r.Period && math.Abs((fs[k-r.Period]-fs[k])/fs[k]) < r.Delta
+		}
+		gradStop := func(w []float64) bool {
+			g := make([]float64, len(w))
+			obj, _ := newCRFObjective(context.Background(), Model[int](m), r)
+			obj.evaluate(w, g)
+			return math.Sqrt(dotf(g, g))/r.C/math.Max(1, math.Sqrt(dotf(w, w))) <= r.Epsilon
+		}
+		last := len(fs) - 1
+		switch tt.why {
+		case "delta":
+			if !deltaStop(last) {
+				t.Errorf("%s: stopped at %d without the delta test", tt.name, last)
+			}
+		case "epsilon":
+			if !gradStop(res.W) || deltaStop(last) {
+				t.Errorf("%s: stopped at %d: gradient test %v, delta test %v", tt.name, last, gradStop(res.W), deltaStop(last))
+			}
+		}
+		for k := 1; k < last; k++ {
+			if deltaStop(k) {
+				t.Errorf("%s: the delta test held at iteration %d, before the stop at %d", tt.name, k, last)
+			}
+		}
+		for i, w := range ws[:len(ws)-1] { // checkpoints before the last
+			if gradStop(w) {
+				t.Errorf("%s: the gradient test held at checkpoint %d, before the stop", tt.name, i)
+			}
+		}
+	}
+}
+
+// The CRF's stopping params: stop: gradient is the default and resolves to
+// unset, so it adds nothing to what identifies a run; crfsuite's rule gets
+// CRFsuite's defaults, and setting one of its params selects it.
+func TestCRFStopParams(t *testing.T) {
+	t.Parallel()
+	f := func(x float64) *float64 { return &x }
+	i := func(x int) *int { return &x }
+	for _, tt := range []struct {
+		in      CRFParams
+		want    CRFParams
+		wrongAt string
+	}{
+		{in: CRFParams{}, want: CRFParams{MaxIterations: 1000}},
+		{in: CRFParams{Stop: StopGradient}, want: CRFParams{MaxIterations: 1000}},
+		{in: CRFParams{Stop: StopCRFsuite}, want: CRFParams{MaxIterations: 1000, Stop: StopCRFsuite, Delta: f(1e-5), Period: i(10), Epsilon: f(1e-5)}},
+		{in: CRFParams{Stop: StopCRFsuite, Period: i(3)}, want: CRFParams{MaxIterations: 1000, Stop: StopCRFsuite, Delta: f(1e-5), Period: i(3), Epsilon: f(1e-5)}},
+		{in: CRFParams{Delta: f(1e-3)}, want: CRFParams{MaxIterations: 1000, Stop: StopCRFsuite, Delta: f(1e-3), Period: i(10), Epsilon: f(1e-5)}},
+		{in: CRFParams{Period: i(3)}, want: CRFParams{MaxIterations: 1000, Stop: StopCRFsuite, Delta: f(1e-5), Period: i(3), Epsilon: f(1e-5)}},
+		{in: CRFParams{Stop: "libsvm"}, wrongAt: "stop"},
+	} {
+		tt.in.C, tt.want.C = 1, 1
+		got := tt.in.Resolved()
+		err := got.Validate()
+		var pe *ParamError
+		switch {
+		case tt.wrongAt != "":
+			if !errors.As(err, &pe) || pe.Key != tt.wrongAt {
+				t.Errorf("%+v: error %v, want one at %q", tt.in, err, tt.wrongAt)
+			}
+		case err != nil || stopOf(got) != stopOf(tt.want) || (got.Delta == nil) != (tt.want.Delta == nil):
+			t.Errorf("%+v: resolved to %+v (%v), want %+v", tt.in, stopOf(got), err, stopOf(tt.want))
+		}
+	}
+	for key, v := range map[string]Values{
+		"delta":   {"C": 1.0, "stop": StopCRFsuite, "delta": -1.0},
+		"period":  {"C": 1.0, "stop": StopCRFsuite, "period": 0},
+		"epsilon": {"C": 1.0, "epsilon": 0.0},
+		"stop":    {"C": 1.0, "stop": "libsvm"},
+	} {
+		var pe *ParamError
+		if err := Validate(CRFName, v); !errors.As(err, &pe) || pe.Key != key {
+			t.Errorf("%v: error %v, want one at %q", v, err, key)
+		}
+	}
+}
+
+// stopOf is the part of p's settings that the stopping params decide.
+func stopOf(p CRFParams) [5]any {
+	s := p.settings()
+	return [5]any{s.MaxIterations, s.Stop, s.Delta, s.Period, s.Epsilon}
+}
