@@ -13,10 +13,21 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/optimize"
 )
+
+// SameOrderAsGonum reports whether gonum's floats.Dot sums in the order
+// that the fused passes keep (the four lanes of its amd64 assembly), that
+// is, whether the iterates are gonum's bit for bit. Where it is false
+// (gonum's pure-Go Dot, which sums in index order) they differ in rounding.
+func SameOrderAsGonum() bool {
+	x := []float64{1, 1e16, 1, -1e16} // 0 summed in order, 2 in lanes
+	ones := []float64{1, 1, 1, 1}
+	return floats.Dot(x, ones) == axpyDotGo(slices.Clone(x), 0, ones, ones)
+}
 
 // Func returns f(x) and writes ∇f(x) into grad; it must not keep x or grad.
 // An error stops the minimiser, which returns it.
@@ -235,8 +246,9 @@ func newPair(s, y, dir, x, xp, g, gp []float64) (sy, yy, sg float64) {
 	return (sy0 + sy2) + (sy1 + sy3), (yy0 + yy2) + (yy1 + yy3), (sg0 + sg2) + (sg1 + sg3)
 }
 
-// axpyDot sets d += alpha·v and returns w·d.
-func axpyDot(d []float64, alpha float64, v, w []float64) float64 {
+// axpyDotGo sets d += alpha·v and returns w·d: axpyDot where there is no
+// assembly version.
+func axpyDotGo(d []float64, alpha float64, v, w []float64) float64 {
 	n := len(d)
 	v, w = v[:n], w[:n]
 	var s0, s1, s2, s3 float64

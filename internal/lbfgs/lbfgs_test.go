@@ -134,8 +134,15 @@ func problems() []problem {
 	}
 }
 
+func skipUnlessGonumLanes(t *testing.T) {
+	if !SameOrderAsGonum() {
+		t.Skip("gonum's Dot sums in another order on this platform or build")
+	}
+}
+
 // Every major iterate and the way the run ends are gonum's, bit for bit.
 func TestIteratesAreGonums(t *testing.T) {
+	skipUnlessGonumLanes(t)
 	for _, p := range problems() {
 		for _, memory := range []int{1, 3, 6, 15} {
 			t.Run(fmt.Sprintf("%s/m=%d", p.name, memory), func(t *testing.T) {
@@ -210,5 +217,31 @@ func TestObjectiveErrorStops(t *testing.T) {
 	}
 	if err := New(func(x, g []float64) (float64, error) { return math.NaN(), nil }, 3, 2).Start(make([]float64, 3)); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("NaN at the start: %v", err)
+	}
+}
+
+// The assembly kernel computes what its Go version does, bit for bit, on
+// every length's tail and on signed zeros.
+func TestAxpyDotKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for n := range 40 {
+		d, v, w := make([]float64, n), make([]float64, n), make([]float64, n)
+		for j := range n {
+			d[j], v[j], w[j] = rng.NormFloat64(), rng.NormFloat64()*1e3, rng.NormFloat64()
+			if j%5 == 0 {
+				d[j], v[j] = math.Copysign(0, -1), 0
+			}
+		}
+		d2 := slices.Clone(d)
+		alpha := rng.NormFloat64()
+		got, want := axpyDot(d, alpha, v, w), axpyDotGo(d2, alpha, v, w)
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("n = %d: %v, Go %v", n, got, want)
+		}
+		for j := range d {
+			if math.Float64bits(d[j]) != math.Float64bits(d2[j]) {
+				t.Errorf("n = %d: d[%d] = %v, Go %v", n, j, d[j], d2[j])
+			}
+		}
 	}
 }
