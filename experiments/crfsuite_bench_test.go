@@ -77,7 +77,7 @@ func BenchmarkCRFsuite(b *testing.B) {
 	b.ReportMetric(repro.perIts/n*1e3, "cpu-ms/iter")
 	b.ReportMetric(repro.train/n, "cpu-s/train")
 	b.ReportMetric(float64(repro.iters), "iters")
-	b.Logf("repro: %d iterations, objective/C %.10g", repro.iters, repro.objective)
+	b.Logf("repro: %d weights, %d iterations, objective/C %.10g", m.Dim(), repro.iters, repro.objective)
 	if peer == "" {
 		b.Logf("CRFsuite not found ($%s or crfsuite on PATH): compare with another commit", EnvCRFsuite)
 		return

@@ -190,7 +190,7 @@ func trainUnit[Y any](ctx context.Context, f fitting[Y], u unitSpec, opts ...tra
 	// The hooks ran on the timed thread (trainers call them there).
 	cost.Wall -= res.CheckpointWall.Seconds()
 	if cost.CPU > 0 {
-		cost.CPU += res.OtherThreadsCPU.Seconds() - res.CheckpointCPU.Seconds() // e.g. gonum's L-BFGS goroutines
+		cost.CPU += res.OtherThreadsCPU.Seconds() - res.CheckpointCPU.Seconds() // e.g. a one-slack solver's threads
 	}
 	return predict, res, cost, nil
 }

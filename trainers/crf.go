@@ -401,7 +401,7 @@ func (p CRFParams) Validate() error {
 func crfTrainer[Y any]() Trainer[Y] {
 	return entry[Y, CRFParams]{
 		name:    CRFName,
-		summary: "L2-regularised conditional random field, gonum L-BFGS",
+		summary: "L2-regularised conditional random field, L-BFGS",
 		c:       "weighs the negative log-likelihood: min ½‖w‖² + C Σ_i −log p(y_i|x_i) (C/n with C_per_example)",
 		check: func(m Model[Y], _ CRFParams) error {
 			return needs[LogLinear[Y]](CRFName, "a log partition function and marginals", m)

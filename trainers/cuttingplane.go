@@ -206,8 +206,7 @@ type Stats struct {
 	OracleCalls int // Separate calls, the final certifying pass included
 	Elapsed     time.Duration
 	// OtherThreadsCPU is CPU time the training used on threads other than
-	// the caller's (gonum's L-BFGS runs its method and every evaluation in
-	// goroutines of its own; the cutting-plane solvers separate on
+	// the caller's (the cutting-plane solvers separate on
 	// Settings.Threads goroutines); add it to the caller's thread CPU for
 	// the training's whole cost. Zero for trainers that run on the caller's.
 	OtherThreadsCPU time.Duration

@@ -42,7 +42,7 @@
 // with each example's small QP solved exactly), Subgradient (Daume's
 // Algorithm 41, Pegasos step sizes) and CRF, which minimises Pletscher et
 // al.'s entropy-and-margin loss l_β (the CRF at β = 1 without an error term)
-// with gonum's L-BFGS; PassiveAggressive (PA-I, Crammer et al. 2006) is the
+// with L-BFGS (package internal/lbfgs: gonum's iterates); PassiveAggressive (PA-I, Crammer et al. 2006) is the
 // one-file example of adding a trainer.
 //
 // # The registry

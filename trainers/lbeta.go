@@ -45,7 +45,7 @@ func (p EntropyMarginParams) Validate() error {
 func entropyMarginTrainer[Y any]() Trainer[Y] {
 	return entry[Y, EntropyMarginParams]{
 		name:    EntropyMarginName,
-		summary: "Pletscher et al.'s (2010) entropy-and-margin loss l_β, gonum L-BFGS",
+		summary: "Pletscher et al.'s (2010) entropy-and-margin loss l_β, L-BFGS",
 		c:       "weighs l_β: min ½‖w‖² + C Σ_i ℓ_β,i(w) (C/n with C_per_example)",
 		check: func(m Model[Y], p EntropyMarginParams) error {
 			if p.Rescaling == Slack {
