@@ -211,8 +211,9 @@ func (m *Minimizer) nextDirection() (step, proj float64, moved bool) {
 // rounded in that order), so that the fused passes give gonum's numbers.
 // The float64 conversions forbid fused multiply-adds.
 
-// newPair sets s = x − xp, y = g − gp, dir = g and returns s·y, y·y and s·g.
-func newPair(s, y, dir, x, xp, g, gp []float64) (sy, yy, sg float64) {
+// newPairGo sets s = x − xp, y = g − gp, dir = g and returns s·y, y·y
+// and s·g.
+func newPairGo(s, y, dir, x, xp, g, gp []float64) (sy, yy, sg float64) {
 	n := len(x)
 	s, y, dir, xp, g, gp = s[:n], y[:n], dir[:n], xp[:n], g[:n], gp[:n]
 	var sy0, sy1, sy2, sy3, yy0, yy1, yy2, yy3, sg0, sg1, sg2, sg3 float64
@@ -305,10 +306,10 @@ func axpyScaleDot(d []float64, alpha float64, v []float64, gamma float64, canon 
 	return (s0 + s2) + (s1 + s3)
 }
 
-// lastPass ends the second loop and starts the line search at step 1: it
+// lastPassGo ends the second loop and starts the line search at step 1: it
 // sets d = −(d + alpha·v) and xt = d + x, and returns g·d and whether xt
 // differs from x.
-func lastPass(d []float64, alpha float64, v, g, xt, x []float64) (proj float64, moved bool) {
+func lastPassGo(d []float64, alpha float64, v, g, xt, x []float64) (proj float64, moved bool) {
 	n := len(d)
 	v, g, xt, x = v[:n], g[:n], xt[:n], x[:n]
 	var s0, s1, s2, s3 float64
