@@ -169,6 +169,9 @@ func TestDropIdleReachesTheSameOptimum(t *testing.T) {
 	const c, eps = 10, 1e-3
 	for _, trainer := range trainers.CuttingPlaneTrainers() {
 		t.Run(trainer, func(t *testing.T) {
+			if testing.Short() && trainer != trainers.Margin {
+				t.Skip("3–4 s each: margin alone with -short")
+			}
 			t.Parallel()
 			m, _ := randomChain(7, chainShape{n: 20, tokens: 7, k: 4, attrs: 30, perTok: 3, noise: 0.3, edges: true})
 			runs := map[int]*trainers.Result{}
