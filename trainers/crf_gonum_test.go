@@ -101,10 +101,6 @@ func (m *timedMethod) Run(operation chan<- optimize.Task, result <-chan optimize
 	m.cpu.Measure(func() { m.LBFGS.Run(operation, result, tasks) })
 }
 
-// errCRFGradTol is how crfRecorder ends a run whose gradient met CRF's
-// relative tolerance (gonum's GradientThreshold is absolute).
-var errCRFGradTol = errors.New("gradient tolerance reached")
-
 // crfRecorder reports progress, applies the gradient tolerance and calls
 // the checkpoints due at every major iteration.
 type crfRecorder struct {
