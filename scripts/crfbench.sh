@@ -2,7 +2,7 @@
 # CRF speed, as ratios measured in one run (docs/performance.md, "The CRF's
 # L-BFGS"): BenchmarkCRF/cora at the working tree and at BASE (default
 # HEAD~1), the two test binaries alternated ROUNDS times (process CPU per
-# L-BFGS iteration; commits before 8b100cc report wall time only), then
+# L-BFGS iteration; commits before 886a5f0 report wall time only), then
 # BenchmarkCRFsuite, which trains CRFsuite beside repro on one attribute
 # file when CRFsuite is installed ($REPRO_CRFSUITE or crfsuite on PATH, its
 # library on LD_LIBRARY_PATH; ../shared/peers/build-crfsuite.sh builds it).
