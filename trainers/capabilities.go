@@ -152,3 +152,21 @@ func pinScores(m any, i int, w []float64) (unpin func()) {
 	p.PinScores(i, w)
 	return p.UnpinScores
 }
+
+// EmissionCounter serves the generative HMM baseline (trainer hmm): a
+// sequence model whose tokens each emit one symbol. Attribute-based models
+// designate which attributes are symbols (chains: the word attributes; see
+// chain.Model.SetEmissions); every other attribute is ignored.
+type EmissionCounter interface {
+	// HMMShape returns S, the number of emission symbols, and K, the number
+	// of labels, or an error if the model has no symbols designated.
+	HMMShape() (symbols, labels int, err error)
+	// HMMTokens returns instance i's tokens' symbols (−1 for a token with
+	// none, e.g. a word the model's index does not know) and gold labels.
+	HMMTokens(i int) (symbols []int32, labels []int)
+	// HMMWeights returns the weight vector under which the model's score
+	// of a labeling y of any sequence x is Σ_t e(x_t, y_t) + Σ_{t≥1}
+	// logTrans[y_{t−1}][y_t], with e(s, y) = logEmit[s][y] for a token of
+	// symbol s and logUnknown[y] for a token without one.
+	HMMWeights(logEmit [][]float64, logUnknown []float64, logTrans [][]float64) ([]float64, error)
+}

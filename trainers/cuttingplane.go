@@ -70,6 +70,15 @@ type Settings struct {
 	// Solver is NSlack (the default) or OneSlack. Both minimise the same
 	// objective ½‖w‖² + C Σ_g ξ_g and have the same optimum.
 	Solver string
+	// SlackPenalty is SlackLinear (also when empty) or SlackQuadratic:
+	// the objective ½‖w‖² + (C/2) Σ_g ξ_g² (Tsochantaridis et al.'s SVM_2)
+	// over the separator's constraints, which both solvers minimise as the
+	// hard-margin problem over augmented constraints (see
+	// augmentedSeparator; docs/svm-variants.md). The separator proposes
+	// SVM_2's constraints itself (√Δ: VariantParams). With it n-slack stops
+	// on the working-set QP's relative gap (QPTolerance, 1e-4 when unset),
+	// the true-gap rule being derived for linear slacks.
+	SlackPenalty string
 	// DropIdle, if positive, has the n-slack solver forget constraints the
 	// working set no longer uses, as the one-slack solver does with its
 	// joint constraints: after each pass that does not end the run, a
@@ -164,6 +173,8 @@ func (s Settings) validate() error {
 		return fmt.Errorf("unknown cutting-plane solver %q (known: %v)", s.Solver, Solvers())
 	case s.DropIdle > 0 && s.Solver == OneSlack:
 		return errDropIdleOneSlack
+	case s.SlackPenalty != "" && !slices.Contains(SlackPenalties(), s.SlackPenalty):
+		return fmt.Errorf("unknown slack penalty %q (known: %v)", s.SlackPenalty, SlackPenalties())
 	}
 	return nil
 }
@@ -215,6 +226,15 @@ type Stats struct {
 	// caller's own measurement of the whole training includes: subtract
 	// them for the training's cost. Zero without a hook.
 	CheckpointCPU, CheckpointWall time.Duration
+	// Support is the number of labelings behind the working set's
+	// constraints with α > 0 (n-slack: those constraints; one-slack: the
+	// groups' constraints summed into its joint constraints with α > 0),
+	// and SupportLoss their mean task loss L_i(y) (Hamming on chains,
+	// whatever Δ trained): Tsochantaridis et al.'s "average loss" (Table 3).
+	// For PosLearn the loss is the position's L_ic. Zero for the other
+	// trainers.
+	Support     int
+	SupportLoss float64
 }
 
 // Result is the learnt weight vector and the run's statistics.
@@ -254,6 +274,13 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	var quad *quadSlack
+	if s.SlackPenalty == SlackQuadratic {
+		quad = &quadSlack{dim: dim, c: s.C, certifier: certifier(sep, s)}
+		sep = newAugmentedSeparator(sep, dim, s.C)
+		dim += sep.Groups()
+		onTrueGap = false
+	}
 	p := pool{threads: s.Threads, cpu: new(cputime.Counter)}
 	if p.workers(n) > 1 {
 		// Fail now, not after training, if a separator cannot fork.
@@ -267,9 +294,9 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 		}
 	}
 	if s.Solver == OneSlack {
-		return oneSlack(ctx, n, dim, sep, s, p)
+		return oneSlack(ctx, n, dim, sep, s, p, quad)
 	}
-	return nSlack(ctx, n, dim, sep, s, onTrueGap, p)
+	return nSlack(ctx, n, dim, sep, s, onTrueGap, p, quad)
 }
 
 // nSlack is Tsochantaridis et al.'s Algorithm 1 with one slack per group:
@@ -277,12 +304,13 @@ func CuttingPlane(ctx context.Context, n, dim int, sep Separator, s Settings) (*
 // those violated by more than ξ_g + ε, and re-optimise that group's dual
 // variables (the cheap variant of step 10); after each pass the whole
 // working-set dual is re-solved to QPTolerance. With onTrueGap it stops on
-// the true gap instead (see Settings.QPTolerance).
-func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGap bool, p pool) (*Result, error) {
+// the true gap instead (see Settings.QPTolerance). With quad, sep is
+// augmented and the working set solves SVM_2 as a hard margin.
+func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGap bool, p pool, quad *quadSlack) (*Result, error) {
 	start := time.Now()
 	cp := newCheckpointer(s.Checkpoint, nil)
 	defer cp.close()
-	ws := newWorkingSet(dim, s.C)
+	ws := newWorkingSet(dim, s.C, quad)
 	var props []structpred.Constraint
 	st := Stats{}
 	// found[g] is the largest violation among the group's proposals in the
@@ -347,7 +375,7 @@ func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGa
 		gapWithin = st.WorkingGap <= math.Max(s.QPTolerance*math.Max(1, st.WorkingPrimal), absTol)
 		if st.Converged || st.Iterations == s.MaxIterations {
 			// The pass's proposals certify w when nothing moved it since.
-			certified := st.Added == 0 && ws.version == before && isExact(sep) && s.Certifier == nil
+			certified := st.Added == 0 && ws.version == before && isExact(sep) && s.Certifier == nil && quad == nil
 			if err := st.finish(ctx, n, ws, sep, s, found, certified, p); err != nil {
 				return nil, err
 			}
@@ -364,16 +392,17 @@ func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGa
 			st.Dropped += ws.dropIdle(s.DropIdle, IdleMargin*s.Epsilon)
 		}
 		if st.Iterations < s.MaxIterations && cp.due(st.Iterations) {
-			if err := cp.at(st.Iterations, ws.w); err != nil {
+			if err := cp.at(st.Iterations, quad.model(ws.w)); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if err := cp.at(st.Iterations, ws.w); err != nil {
+	if err := cp.at(st.Iterations, quad.model(ws.w)); err != nil {
 		return nil, err
 	}
 	cp.record(&st)
-	return &Result{W: ws.w, Stats: st}, nil
+	st.Support, st.SupportLoss = ws.support()
+	return &Result{W: quad.model(ws.w), Stats: st}, nil
 }
 
 // finish sets the true Primal and Gap at the final w: each group's slack is
@@ -381,6 +410,22 @@ func nSlack(ctx context.Context, n, dim int, sep Separator, s Settings, onTrueGa
 // pass at w proposed for it (found, from the last pass if certified, else
 // from a certifying pass run here).
 func (st *Stats) finish(ctx context.Context, n int, ws *workingSet, sep Separator, s Settings, found []float64, certified bool, p pool) error {
+	if ws.quad != nil {
+		// SVM_2: the real constraints' slacks at the model's w.
+		clear(found)
+		seps, err := forks(ws.quad.certifier, p.workers(n))
+		if err != nil {
+			return err
+		}
+		if err := certify(ctx, n, ws.quad.model(ws.w), seps, found, st, p); err != nil {
+			return err
+		}
+		st.OtherThreadsCPU = p.cpu.Total()
+		st.Primal = ws.quad.primal(ws.w, found)
+		st.Gap = st.Primal - st.Dual
+		st.PrimalExact = isExact(ws.quad.certifier)
+		return nil
+	}
 	if !certified {
 		clear(found) // proposals from earlier in the pass saw another w
 		seps, err := forks(certifier(sep, s), p.workers(n))

@@ -72,7 +72,7 @@ func TestWorkingSetHandSolved(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ws := newWorkingSet(2, tt.c)
+			ws := newWorkingSet(2, tt.c, nil)
 			for _, k := range tt.cons {
 				ws.add(k)
 			}
@@ -269,7 +269,7 @@ func (badGroup) Separate(_ int, _ []float64, _ func(int) float64, dst []structpr
 // minutes at large C), not only the loop over instances.
 func TestWorkingSetSolveStopsOnCancel(t *testing.T) {
 	t.Parallel()
-	ws := newWorkingSet(2, 10)
+	ws := newWorkingSet(2, 10, nil)
 	ws.add(structpred.Constraint{Group: 0, A: vec([]int32{0}, []float64{1}), B: 1})
 	ws.add(structpred.Constraint{Group: 1, A: vec([]int32{0, 1}, []float64{1, 1}), B: 3})
 	ctx, cancel := context.WithCancel(context.Background())

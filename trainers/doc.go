@@ -15,7 +15,14 @@
 //	approx-slack  instance i            L_i(y)·δf_i(y)      L_i(y)
 //	poslearn      (instance i, pos c)   L_ic(y_c)·δf_i(y)   L_ic(y_c)
 //
-// with δf_i(y) = f(x_i, y_i) − f(x_i, y). Two solvers reach the same
+// with δf_i(y) = f(x_i, y_i) − f(x_i, y). Margin and slack take two
+// options (VariantParams): delta zero-one puts Δ = 1 for every wrong
+// labeling in place of L_i (then a_j = δf_i(y), b_j = 1 for both, from a
+// truth-excluding decoder), and slack_penalty quadratic minimises
+// ½‖w‖² + (C/2) Σ_g ξ_g² with √L_i in place of L_i (Tsochantaridis et
+// al.'s SVM_2), which both solvers run as a hard-margin problem over
+// constraints augmented by one coordinate per group (augmentedSeparator;
+// docs/svm-variants.md). Two solvers reach the same
 // optimum (Settings.Solver):
 //
 //   - n-slack (the default, the papers' formulation): Tsochantaridis et
@@ -42,8 +49,10 @@
 // with each example's small QP solved exactly), Subgradient (Daume's
 // Algorithm 41, Pegasos step sizes) and CRF, which minimises Pletscher et
 // al.'s entropy-and-margin loss l_β (the CRF at β = 1 without an error term)
-// with L-BFGS (package internal/lbfgs: gonum's iterates); PassiveAggressive (PA-I, Crammer et al. 2006) is the
-// one-file example of adding a trainer.
+// with L-BFGS (package internal/lbfgs: gonum's iterates); PassiveAggressive
+// (PA-I, Crammer et al. 2006) is the one-file example of adding a trainer.
+// TrainHMM counts the generative HMM baseline (not yet in the registry; see
+// HMM).
 //
 // # The registry
 //

@@ -29,7 +29,7 @@ func TestWorkingSetDropIdle(t *testing.T) {
 func testDropIdle(t *testing.T, margin float64) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	const dim, groups, after = 12, 5, 2
-	ws := newWorkingSet(dim, 1)
+	ws := newWorkingSet(dim, 1, nil)
 	dropped := 0
 	for pass := 0; pass < 30; pass++ {
 		for k := 0; k < 6; k++ {

@@ -42,11 +42,11 @@ func TestJointQPDropInactive(t *testing.T) {
 	const dim = 12
 	drops := 0
 	for trial := range 200 {
-		q := newJointQP(dim, 1+rng.Float64())
+		q := newJointQP(dim, 1+rng.Float64(), nil, 1)
 		var dense [][]float64
 		for range 3 + rng.IntN(10) {
 			p, d := randJoint(rng, dim)
-			q.add(p, 3*rng.Float64(), d)
+			q.add(p, 3*rng.Float64(), d, 1, 0)
 			dense = append(dense, d)
 		}
 		if err := q.solve(context.Background(), 1e-9); err != nil {
@@ -79,7 +79,7 @@ func TestJointQPDropInactive(t *testing.T) {
 			}
 		}
 		p, d := randJoint(rng, dim)
-		q.add(p, 1, d)
+		q.add(p, 1, d, 1, 0)
 		kept = append(kept, d)
 		for i := range kept {
 			if got, want := q.a[i].Dot(kept[i]), denseDot(kept[i], kept[i]); got != want {

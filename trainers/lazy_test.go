@@ -93,7 +93,7 @@ func TestLazyCachesHoldLabelings(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(sep Separator) *oneSlackRun {
-		o, err := newOneSlackRun(m.Len(), m.Dim(), sep.Groups(), sep, 1, pool{threads: 1})
+		o, err := newOneSlackRun(m.Len(), m.Dim(), sep.Groups(), sep, 1, pool{threads: 1}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

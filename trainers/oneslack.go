@@ -44,13 +44,19 @@ const (
 // bounds the primal sub-optimality by C·G·ε, n-slack's bound at the same
 // ε; and that pass gives the true slacks at w, so the true primal comes for
 // free.
-func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings, p pool) (*Result, error) {
+//
+// With quad, sep is augmented (see augmentedSeparator) and the joint QP is
+// the hard-margin problem it makes of SVM_2: joint constraints w̃·Σ_g ã_g ≥
+// Σ_g b_g without slack, whose dual is max Σ_k α_k B_k − ½ αᵀ(G + H/C)α
+// over α ≥ 0, H_kl the number of groups joint constraints k and l share
+// (docs/svm-variants.md); the augmented coordinates compute H/C.
+func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings, p pool, quad *quadSlack) (*Result, error) {
 	start := time.Now()
 	cp := newCheckpointer(s.Checkpoint, nil)
 	defer cp.close()
 	groups := sep.Groups()
 	epsJoint := s.Epsilon * float64(groups)
-	o, err := newOneSlackRun(n, dim, groups, sep, s.C, p)
+	o, err := newOneSlackRun(n, dim, groups, sep, s.C, p, quad)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +83,7 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings, p pool
 		st.Converged = oracleBest && o.j.violation <= xi+epsJoint
 		if !st.Converged {
 			a, b := o.j.constraint()
-			o.qp.add(a, b, o.j.acc)
+			o.qp.add(a, b, o.j.acc, o.j.count, o.j.lossSum)
 			st.Added = 1
 			if err := o.qp.solve(ctx, s.QPTolerance); err != nil {
 				return nil, err
@@ -97,10 +103,13 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings, p pool
 			s.Progress(st)
 		}
 		if st.Iterations < s.MaxIterations && cp.due(st.Iterations) {
-			if err := cp.at(st.Iterations, o.qp.w); err != nil {
+			if err := cp.at(st.Iterations, quad.model(o.qp.w)); err != nil {
 				return nil, err
 			}
 		}
+	}
+	if quad != nil {
+		return o.finishQuad(ctx, n, st, s, start, cp, quad)
 	}
 	// The true slacks at the final w: from the converging oracle pass when
 	// its oracle is exact, else from a certifying pass; either way no lower
@@ -137,6 +146,36 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings, p pool
 		return nil, err
 	}
 	cp.record(&st)
+	st.Support, st.SupportLoss = o.qp.support()
+	return &Result{W: w, Stats: st}, nil
+}
+
+// finishQuad ends an SVM_2 run: the true slacks come from a pass of the
+// real (not augmented) certifier at the model's w, since the run's own
+// oracle passes measured augmented violations.
+func (o *oneSlackRun) finishQuad(ctx context.Context, n int, st Stats, s Settings, start time.Time, cp *checkpointer, quad *quadSlack) (*Result, error) {
+	w := quad.model(o.qp.w)
+	certifiers, err := forks(quad.certifier, o.pool.workers(n))
+	if err != nil {
+		return nil, err
+	}
+	found := make([]float64, o.pickers[0].groups())
+	if err := certify(ctx, n, w, certifiers, found, &st, o.pool); err != nil {
+		return nil, err
+	}
+	st.Primal = quad.primal(w, found)
+	st.Gap = st.Primal - st.Dual
+	st.PrimalExact = isExact(quad.certifier)
+	st.Elapsed = time.Since(start)
+	st.OtherThreadsCPU = o.pool.cpu.Total()
+	if s.Progress != nil {
+		s.Progress(st)
+	}
+	if err := cp.at(st.Iterations, w); err != nil {
+		return nil, err
+	}
+	cp.record(&st)
+	st.Support, st.SupportLoss = o.qp.support()
 	return &Result{W: w, Stats: st}, nil
 }
 
@@ -166,13 +205,13 @@ type oneSlackRun struct {
 	builders []*jointBuilder
 }
 
-func newOneSlackRun(n, dim, groups int, sep Separator, c float64, p pool) (*oneSlackRun, error) {
+func newOneSlackRun(n, dim, groups int, sep Separator, c float64, p pool, quad *quadSlack) (*oneSlackRun, error) {
 	seps, err := forks(sep, p.workers(n))
 	if err != nil {
 		return nil, err
 	}
 	o := &oneSlackRun{
-		qp: newJointQP(dim, c), caches: make([]instanceCache, n), j: newJointBuilder(dim),
+		qp: newJointQP(dim, c, quad, groups), caches: make([]instanceCache, n), j: newJointBuilder(dim),
 		picks: make([][]pick, n), pool: p,
 		seps: seps, props: make([][]structpred.Constraint, len(seps)), pickers: make([]picker, len(seps)),
 	}
@@ -333,6 +372,7 @@ type cachedConstraint struct {
 	group int
 	vec   int32 // index in the batch's vecs or dirs
 	b     float64
+	loss  float64 // the proposal's Loss (Stats.SupportLoss)
 }
 
 // vecKey identifies a proposal's direction by its storage: proposals whose
@@ -357,7 +397,7 @@ func (c *instanceCache) push(props []structpred.Constraint, seen map[vecKey]int3
 		if len(a.Idx) > 0 && len(a.Val) > 0 {
 			key = vecKey{&a.Idx[0], &a.Val[0], len(a.Idx)}
 			if v, ok := seen[key]; ok {
-				bt.cons = append(bt.cons, cachedConstraint{props[k].Group, v, props[k].B})
+				bt.cons = append(bt.cons, cachedConstraint{props[k].Group, v, props[k].B, props[k].Loss})
 				continue
 			}
 		}
@@ -368,7 +408,7 @@ func (c *instanceCache) push(props []structpred.Constraint, seen map[vecKey]int3
 		if key.idx != nil {
 			seen[key] = int32(nvec)
 		}
-		bt.cons = append(bt.cons, cachedConstraint{props[k].Group, int32(nvec), props[k].B})
+		bt.cons = append(bt.cons, cachedConstraint{props[k].Group, int32(nvec), props[k].B, props[k].Loss})
 		nvec++
 	}
 	clear(seen) // its keys would keep the proposals' memory alive
@@ -382,7 +422,7 @@ func (c *instanceCache) pushLazy(props []lazyProposal, dirs []lazyDir) {
 	c.next = (c.next + 1) % cacheSize
 	bt.cons = bt.cons[:0]
 	for _, p := range props {
-		bt.cons = append(bt.cons, cachedConstraint{p.group, p.dir, p.b})
+		bt.cons = append(bt.cons, cachedConstraint{p.group, p.dir, p.b, p.b}) // PosLearn's Loss is its b
 	}
 	clear(bt.dirs) // release the evicted labelings
 	bt.dirs = append(bt.dirs[:0], dirs...)
@@ -442,6 +482,7 @@ type pick struct {
 	d     *lazyDir
 	b     float64
 	v     float64
+	loss  float64
 }
 
 // picker finds, for every group of one instance's cache, its most violated
@@ -511,7 +552,7 @@ func (p *picker) best(c *instanceCache, i int, lz lazySeparator, w []float64, ds
 		bt := &c.batches[b]
 		for _, k := range bt.cons {
 			g, v := k.group, k.b-p.dots[p.off[b]+int(k.vec)]
-			q := pick{group: g, b: k.b, v: v}
+			q := pick{group: g, b: k.b, v: v, loss: k.loss}
 			if lz != nil {
 				q.d = &bt.dirs[k.vec]
 			} else {
@@ -545,6 +586,8 @@ type jointBuilder struct {
 	summary   []uint64 // bit w%64 of summary[w/64]: words[w] ≠ 0
 	b         float64
 	violation float64 // Σ over the contributing groups of b_g − w·a_g
+	count     int     // the contributing groups
+	lossSum   float64 // Σ of their proposals' Loss
 }
 
 func newJointBuilder(dim int) *jointBuilder {
@@ -556,7 +599,7 @@ func (j *jointBuilder) reset() {
 	for _, i := range j.touched {
 		j.acc[i], j.words[i>>6], j.summary[i>>12] = 0, 0, 0
 	}
-	j.touched, j.b, j.violation = j.touched[:0], 0, 0
+	j.touched, j.b, j.violation, j.count, j.lossSum = j.touched[:0], 0, 0, 0, 0
 }
 
 // mark records a touch of index i, reporting whether it is the first.
@@ -587,6 +630,8 @@ func (j *jointBuilder) sum(picks [][]pick, contrib []packedVec) {
 			}
 			j.b += q.b
 			j.violation += q.v
+			j.count++
+			j.lossSum += q.loss
 		}
 		if contrib != nil {
 			j.add(&contrib[i])

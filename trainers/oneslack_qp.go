@@ -26,15 +26,31 @@ type jointQP struct {
 	idle    []int     // consecutive iterations at α = 0
 	wAlpha  []float64 // the α_k that w currently includes
 	updates int
+	// count and lossSum are, per joint constraint, how many groups'
+	// constraints it sums and their losses' sum (Stats.SupportLoss).
+	count   []int
+	lossSum []float64
+	// quad, if set, makes this the hard-margin problem over augmented
+	// constraints that SVM_2 is: c is +Inf (no budget), and objectives and
+	// solve are SVM_2's (see quadObjectives); groups is G.
+	quad   *quadSlack
+	groups int
 }
 
-func newJointQP(dim int, c float64) *jointQP {
-	return &jointQP{c: c, w: make([]float64, dim)}
+func newJointQP(dim int, c float64, quad *quadSlack, groups int) *jointQP {
+	q := &jointQP{c: c, w: make([]float64, dim), quad: quad, groups: groups}
+	if quad != nil {
+		q.c = math.Inf(1)
+	}
+	return q
 }
 
 // add appends a joint constraint with α = 0 (w does not move); dense is a
 // as a dense vector, which turns each Gram entry into one sparse-dense dot.
-func (q *jointQP) add(a packedVec, b float64, dense []float64) {
+// It sums count groups' constraints, whose losses sum to lossSum.
+func (q *jointQP) add(a packedVec, b float64, dense []float64, count int, lossSum float64) {
+	q.count = append(q.count, count)
+	q.lossSum = append(q.lossSum, lossSum)
 	row := make([]float64, len(q.a)+1)
 	dotEach(dense, row[:len(q.a)], func(k int) *packedVec { return &q.a[k] })
 	for k := range q.a {
@@ -67,7 +83,25 @@ func (q *jointQP) objectives() (primal, dual float64) {
 		ww += al * (q.b[k] - q.grad[k])
 		ab += al * q.b[k]
 	}
+	if q.quad != nil {
+		return q.quadPrimal(ww), ab - 0.5*ww
+	}
 	return 0.5*ww + q.c*q.slack(), ab - 0.5*ww
+}
+
+// quadPrimal is SVM_2's working-set primal at a feasible point, given ww =
+// ‖w̃‖²: the augmented coordinates give ξ_g = A_g/C with A_g the α of the
+// joint constraints that contain g, and raising every ξ_g by ρ = max(0,
+// max_k b_k − w̃·ã_k) satisfies every joint constraint (each holds at least
+// one group), so ½‖w‖² + (C/2) Σ_g (A_g/C + ρ)² = ½‖w̃‖² + ρ Σ_g A_g +
+// C·G·ρ²/2 with Σ_g A_g = Σ_k α_k·count_k.
+func (q *jointQP) quadPrimal(ww float64) float64 {
+	rho := q.slack()
+	var sumA float64
+	for k, al := range q.alpha {
+		sumA += al * float64(q.count[k])
+	}
+	return 0.5*ww + rho*sumA + 0.5*q.quad.c*float64(q.groups)*rho*rho
 }
 
 // solve runs pair steps until the gap is at most relTol·max(1, primal),
@@ -80,11 +114,49 @@ func (q *jointQP) solve(ctx context.Context, relTol float64) error {
 	}
 	p, d := q.objectives()
 	target := relTol * math.Max(1, p)
-	if p-d > target {
+	if q.quad != nil {
+		q.solveQuad(target)
+	} else if p-d > target {
 		q.pairSteps(target / q.c)
 	}
 	q.moveW()
 	return nil
+}
+
+// solveQuad is solve's loop for SVM_2. With every gradient within τ ≤ 1 of
+// the KKT conditions the gap (quadPrimal − dual) is at most τ·(Σ_k α_k·(1 +
+// count_k) + C·G/2) (docs/svm-variants.md); α grows as it solves, so the
+// tolerance is recomputed until the gap is within target.
+func (q *jointQP) solveQuad(target float64) {
+	for range 50 {
+		p, d := q.objectives()
+		if p-d <= target {
+			return
+		}
+		scale := 0.5 * q.quad.c * float64(q.groups)
+		for k, al := range q.alpha {
+			scale += al * float64(1+q.count[k])
+		}
+		if q.pairSteps(math.Min(1, target/scale)) == 0 {
+			return // no step left: rounding
+		}
+	}
+}
+
+// support returns the number of groups' constraints summed into joint
+// constraints with α > 0 and the mean of their losses.
+func (q *jointQP) support() (n int, meanLoss float64) {
+	var sum float64
+	for k, al := range q.alpha {
+		if al > 0 {
+			n += q.count[k]
+			sum += q.lossSum[k]
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return n, sum / float64(n)
 }
 
 // pairSteps moves mass between the most and least violated coordinates (the
@@ -202,9 +274,11 @@ func (q *jointQP) dropInactive() {
 		}
 		q.gram[n] = row[:len(kept)]
 		q.a[n], q.b[n], q.alpha[n], q.grad[n], q.idle[n], q.wAlpha[n] = q.a[k], q.b[k], q.alpha[k], q.grad[k], q.idle[k], q.wAlpha[k]
+		q.count[n], q.lossSum[n] = q.count[k], q.lossSum[k]
 	}
 	n := len(kept)
 	clear(q.a[n:]) // release the dropped vectors: appends would reach them only later
 	clear(q.gram[n:])
 	q.a, q.b, q.alpha, q.grad, q.idle, q.gram, q.wAlpha = q.a[:n], q.b[:n], q.alpha[:n], q.grad[:n], q.idle[:n], q.gram[:n], q.wAlpha[:n]
+	q.count, q.lossSum = q.count[:n], q.lossSum[:n]
 }

@@ -333,7 +333,7 @@ func TestWorkingSetSharesPackedVectors(t *testing.T) {
 	t.Parallel()
 	shared := vec([]int32{0, 2}, []float64{1, -2})
 	other := vec([]int32{1, 2}, []float64{3, 1})
-	ws := newWorkingSet(3, 1)
+	ws := newWorkingSet(3, 1, nil)
 	ws.add(structpred.Constraint{Group: 0, A: shared, B: 1})
 	ws.add(structpred.Constraint{Group: 1, A: shared, B: 2})
 	ws.add(structpred.Constraint{Group: 1, A: other, B: 1})

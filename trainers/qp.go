@@ -51,12 +51,17 @@ type workingSet struct {
 	// idle counts, per constraint (parallel to cons), the consecutive
 	// passes it ended idle (see dropIdle).
 	idle []int
+	// quad, if set, makes this the hard-margin problem over augmented
+	// constraints that SVM_2 is (see augmentedSeparator): c is +Inf, so no
+	// group has a budget, and objectives and solve's tolerance are SVM_2's.
+	quad *quadSlack
 }
 
 type constraint struct {
 	a     *packedVec
 	b     float64
 	alpha float64
+	loss  float64 // the task loss of the labeling behind it (Stats.SupportLoss)
 }
 
 // group is one slack group's constraints and their Gram matrix
@@ -76,8 +81,12 @@ type group struct {
 	partial bool
 }
 
-func newWorkingSet(dim int, c float64) *workingSet {
-	return &workingSet{c: c, w: make([]float64, dim), groups: make(map[int]*group), packed: make(map[vecKey]*packedVec)}
+func newWorkingSet(dim int, c float64, quad *quadSlack) *workingSet {
+	s := &workingSet{c: c, w: make([]float64, dim), groups: make(map[int]*group), packed: make(map[vecKey]*packedVec), quad: quad}
+	if quad != nil {
+		s.c = math.Inf(1)
+	}
+	return s
 }
 
 // forget ends a batch of proposals: later ones are not matched with its
@@ -118,7 +127,7 @@ func (s *workingSet) add(k structpred.Constraint) {
 	row[len(g.members)] = k.A.SquaredNorm()
 	g.gram = append(g.gram, row)
 	g.members = append(g.members, len(s.cons))
-	s.cons = append(s.cons, constraint{a: s.pack(k.A), b: k.B})
+	s.cons = append(s.cons, constraint{a: s.pack(k.A), b: k.B, loss: k.Loss})
 	s.idle = append(s.idle, 0)
 }
 
@@ -397,8 +406,12 @@ func (s *workingSet) pairSteps(g *group, tol float64, maxSteps int) int {
 }
 
 // objectives returns the primal ½‖w‖² + C Σ_g ξ_g (slacks over the working
-// set) and the dual Σ α_j b_j − ½‖w‖² at the current α.
+// set) and the dual Σ α_j b_j − ½‖w‖² at the current α (with quad, SVM_2's:
+// see quadObjectives).
 func (s *workingSet) objectives() (primal, dual float64) {
+	if s.quad != nil {
+		return s.quadObjectives()
+	}
 	var ww float64
 	for _, x := range s.w {
 		ww += x * x
@@ -439,6 +452,9 @@ func (s *workingSet) solve(ctx context.Context, relTol, absTol float64, maxSweep
 		// wastes steps on blocks that the next sweep perturbs again, so τ
 		// follows the current gap down to the target.
 		groups := s.c * float64(len(s.order))
+		if s.quad != nil {
+			groups = s.quadKKTScale()
+		}
 		kkt := math.Max(math.Max(relTol*math.Max(1, primal), absTol), 0.1*(primal-dual)) / groups
 		full := sweeps%checkEvery == 0
 		moved := false
@@ -468,4 +484,61 @@ func (s *workingSet) excess(found []float64) float64 {
 		e += math.Max(0, v-s.slack(g))
 	}
 	return e
+}
+
+// quadObjectives is objectives for SVM_2 (quad set). The dual of the
+// augmented hard-margin problem, Σ α_j b_j − ½‖w̃‖², is SVM_2's, ‖w̃‖² =
+// ‖w‖² + Σ_g A_g²/C with A_g = Σ_{j∈g} α_j. The primal is SVM_2's at w over
+// the working set: group g's real slack is max(0, max_j b_j − w·a_j), and
+// b_j − w·a_j = (b_j − w̃·ã_j) + A_g/C.
+func (s *workingSet) quadObjectives() (primal, dual float64) {
+	var ww, ab float64
+	for _, x := range s.w {
+		ww += x * x
+	}
+	for _, c := range s.cons {
+		ab += c.alpha * c.b
+	}
+	var real, sq float64
+	for _, x := range s.w[:s.quad.dim] {
+		real += x * x
+	}
+	for _, gi := range s.order {
+		g := s.groups[gi]
+		s.refresh(g)
+		xi := 0.0
+		for _, v := range g.grad {
+			xi = math.Max(xi, v+g.sum/s.quad.c)
+		}
+		sq += xi * xi
+	}
+	return 0.5*real + 0.5*s.quad.c*sq, ab - 0.5*ww
+}
+
+// quadKKTScale is, for SVM_2, what solve divides its gap target by to get
+// the pairwise KKT tolerance τ: with every member's dual gradient within τ
+// of the optimum's, group g's share of the gap is at most 2τA_g + Cτ²/2
+// (docs/svm-variants.md), so τ·(2 Σ_g A_g + C·G) bounds the gap for τ ≤ 1.
+func (s *workingSet) quadKKTScale() float64 {
+	var sum float64
+	for _, g := range s.order {
+		sum += s.groups[g].sum
+	}
+	return 2*sum + s.quad.c*float64(len(s.order))
+}
+
+// support returns the number of constraints with α > 0 and the mean task
+// loss of the labelings behind them (0 when there are none).
+func (s *workingSet) support() (n int, meanLoss float64) {
+	var sum float64
+	for _, c := range s.cons {
+		if c.alpha > 0 {
+			n++
+			sum += c.loss
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return n, sum / float64(n)
 }

@@ -16,7 +16,10 @@ import (
 //
 // separated exactly by scanning the best labeling of every loss value
 // (LossCountDecoder). Which violated labeling the oracle adds is
-// SlackParams.Criterion. Params: SlackParams.
+// SlackParams.Criterion. With VariantParams, Δ may be the zero-one loss
+// (then the constraints are margin scaling's) and the slacks' penalty
+// quadratic (SVM_2, with √L_i(y) in place of L_i(y), both in the constraint
+// and in the oracle's H). Params: SlackParams.
 const Slack = "slack"
 
 // The criteria of the exact slack oracle (SlackParams.Criterion): which
@@ -69,6 +72,7 @@ func SlackCriteria() []string {
 // cutting-plane trainer and the oracle's criterion.
 type SlackParams struct {
 	CuttingPlaneParams
+	VariantParams
 	// Criterion is CriterionTsochantaridis (also when empty) or
 	// CriterionSarawagiGupta.
 	Criterion string `param:"criterion" help:"which violated labeling the oracle adds: tsochantaridis (argmax L(y)(1 − w·δf(y)); also when unset) or sarawagi-gupta (Sarawagi & Gupta's eq. 1, argmax s(y) − ξ/L(y) over violators; n-slack only)"`
@@ -79,6 +83,7 @@ type SlackParams struct {
 // out have the same effective settings and unit keys.
 func (p SlackParams) Resolved() SlackParams {
 	p.CuttingPlaneParams = p.CuttingPlaneParams.Resolved()
+	p.VariantParams = p.VariantParams.resolved()
 	if p.Criterion == CriterionTsochantaridis {
 		p.Criterion = ""
 	}
@@ -96,6 +101,12 @@ func (p SlackParams) Validate() error {
 // validateCriterion checks the criterion and its solver (also at Check, so
 // that a config is refused before anything trains).
 func (p SlackParams) validateCriterion() error {
+	if err := p.VariantParams.validate(); err != nil {
+		return err
+	}
+	if p.zeroOne() && p.Criterion != "" && p.Criterion != CriterionTsochantaridis {
+		return &ParamError{Key: "criterion", Msg: fmt.Sprintf("does not apply with delta_loss: %s (every wrong labeling has Δ = 1, so the oracle is the best wrong labeling)", DeltaZeroOne)}
+	}
 	switch p.Criterion {
 	case "", CriterionTsochantaridis:
 		return nil
@@ -114,25 +125,26 @@ func slackTrainer[Y any]() Trainer[Y] {
 		Trainer: entry[Y, SlackParams]{
 			name:    Slack,
 			summary: "slack-scaled structural SVM, cutting plane with the exact loss-count oracle",
-			c:       "weighs the instances' slacks: min ½‖w‖² + C Σ_i ξ_i (C/n with C_per_example)",
+			c:       "weighs the instances' slacks: min ½‖w‖² + C Σ_i ξ_i, or (C/2) Σ_i ξ_i² with slack_penalty: quadratic (C/n with C_per_example)",
 			check: func(m Model[Y], p SlackParams) error {
 				if err := p.validateCriterion(); err != nil {
 					return fmt.Errorf("trainer %q: %w", Slack, err)
 				}
-				if _, err := newSlackSeparatorFor(m, p.Epsilon, p.Criterion); err != nil {
+				if _, err := newSlackVariantSeparator(m, p.Epsilon, p.Criterion, p.VariantParams); err != nil {
 					return err
 				}
 				return checkThreads(Slack, m, p.Threads)
 			},
 			train: func(ctx context.Context, m Model[Y], p SlackParams, o options) (*Result, error) {
 				s := p.settings(m.Len())
+				s.SlackPenalty = p.SlackPenalty
 				s.Checkpoint = o.checkpoint
-				oracle, err := newSlackSeparatorFor(m, s.Epsilon, p.Criterion)
+				oracle, err := newSlackVariantSeparator(m, s.Epsilon, p.Criterion, p.VariantParams)
 				if err != nil {
 					return nil, err
 				}
 				if !isExact(oracle) {
-					if s.Certifier, err = newSlackSeparator(m, s.Epsilon); err != nil {
+					if s.Certifier, err = newSlackVariantSeparator(m, s.Epsilon, CriterionTsochantaridis, p.VariantParams); err != nil {
 						return nil, err
 					}
 				}
@@ -145,6 +157,21 @@ func slackTrainer[Y any]() Trainer[Y] {
 // newSlackSeparator is the exact slack oracle with the default criterion.
 func newSlackSeparator[Y any](m Model[Y], epsilon float64) (Separator, error) {
 	return newSlackSeparatorFor(m, epsilon, CriterionTsochantaridis)
+}
+
+// newSlackVariantSeparator is slack scaling's oracle for the variant v:
+// the zero-one oracle for Δ = 1, else the exact slack oracle (with √L_i for
+// quadratic slacks).
+func newSlackVariantSeparator[Y any](m Model[Y], epsilon float64, criterion string, v VariantParams) (Separator, error) {
+	if v.zeroOne() {
+		return newZeroOneSeparator(Slack, m)
+	}
+	sep, err := newSlackSeparatorFor(m, epsilon, criterion)
+	if err != nil {
+		return nil, err
+	}
+	sep.(*slackSeparator[Y]).root = v.quadratic()
+	return sep, nil
 }
 
 // newSlackSeparatorFor is the exact slack oracle with the given criterion
@@ -177,6 +204,14 @@ func slackConstraint[Y any](m Model[Y], group, i int, y Y, loss float64) structp
 	return structpred.Constraint{Group: group, A: a, B: loss, Loss: loss}
 }
 
+// rootSlackConstraint builds SVM_2's slack-scaled constraint √L·w·δf ≥ √L
+// − ξ_g, whose Loss is L itself.
+func rootSlackConstraint[Y any](m Model[Y], group, i int, y Y, loss float64) structpred.Constraint {
+	k := slackConstraint(m, group, i, y, math.Sqrt(loss))
+	k.Loss = loss
+	return k
+}
+
 // slackSeparator is exact slack scaling: it scans the best labeling of
 // every loss value and proposes the one its criterion picks (see
 // CriterionTsochantaridis and CriterionSarawagiGupta).
@@ -185,6 +220,11 @@ type slackSeparator[Y any] struct {
 	d         LossCountDecoder[Y]
 	criterion string
 	epsilon   float64
+	// root puts √L_i(y) in place of L_i(y) (SVM_2, slack_penalty:
+	// quadratic): H(y) = √L·(1 − w·δf) and the constraint √L·w·δf ≥ √L − ξ.
+	// Within one loss value both criteria still increase with the score,
+	// so the scan stays exact.
+	root bool
 }
 
 func (s *slackSeparator[Y]) Groups() int { return s.m.Len() }
@@ -195,7 +235,12 @@ func (s *slackSeparator[Y]) fork() (Separator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newSlackSeparatorFor(m, s.epsilon, s.criterion)
+	f, err := newSlackSeparatorFor(m, s.epsilon, s.criterion)
+	if err != nil {
+		return nil, err
+	}
+	f.(*slackSeparator[Y]).root = s.root
+	return f, nil
 }
 
 // Exact reports whether the proposals are each group's largest violation,
@@ -214,6 +259,9 @@ func (s *slackSeparator[Y]) Separate(i int, w []float64, slack func(int) float64
 	for k := range ys {
 		if !math.IsInf(scores[k], -1) {
 			losses[k] = s.m.Loss(i, ys[k])
+			if s.root {
+				losses[k] = math.Sqrt(losses[k])
+			}
 		}
 	}
 	var best int
@@ -224,6 +272,9 @@ func (s *slackSeparator[Y]) Separate(i int, w []float64, slack func(int) float64
 	}
 	if best < 0 {
 		return dst, nil
+	}
+	if s.root {
+		return append(dst, rootSlackConstraint(s.m, i, i, ys[best], s.m.Loss(i, ys[best]))), nil
 	}
 	return append(dst, slackConstraint(s.m, i, i, ys[best], losses[best])), nil
 }

@@ -13,6 +13,7 @@ var (
 	_ trainers.LossAugmentedDecoder[[]int]  = (*chain.Model)(nil)
 	_ trainers.TruthExcludingDecoder[[]int] = (*chain.Model)(nil)
 	_ trainers.LossCountDecoder[[]int]      = (*chain.Model)(nil)
+	_ trainers.EmissionCounter              = (*chain.Model)(nil)
 	_ trainers.PositionDecoder[[]int]       = (*chain.Model)(nil)
 	_ trainers.KBestDecoder[[]int]          = (*chain.Model)(nil)
 	_ trainers.LogLinear[[]int]             = (*chain.Model)(nil)

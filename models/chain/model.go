@@ -67,8 +67,9 @@ type Model struct {
 	k      int // K: number of labels
 	edges  bool
 	cost   decoders.Cost
-	minPos float64 // smallest nonzero per-position cost
-	ilp    bool    // MAP and loss-augmented MAP by decoders/ilp (UseILP)
+	minPos float64    // smallest nonzero per-position cost
+	ilp    bool       // MAP and loss-augmented MAP by decoders/ilp (UseILP)
+	hmm    *emissions // SetEmissions: the HMM baseline's symbols
 
 	scratch
 }
