@@ -44,8 +44,17 @@ func (Parsing) Supports(trainer string, v trainers.Values) error {
 	return trainers.Check(trainer, probe, v)
 }
 
-// Scoring is by heads: a sentence's labels are its heads.
-func (Parsing) Scoring() Scoring { return ScoreHeads }
+// Metrics declares the attachment error.
+func (Parsing) Metrics() metrics.TaskMetrics { return metrics.ForTask(ParsingName) }
+
+// NewScorer scores heads as labels: a sentence's labels are its heads, so
+// the token error of the heads is the unlabelled attachment error (its
+// outcomes are the words' heads, right or wrong).
+func (Parsing) NewScorer(c *Corpus, keep func(Outcome)) Scorer {
+	return &labelScorer{c: c, keep: keep, metricsOf: func(s *labelScorer) map[string]float64 {
+		return map[string]float64{metrics.AttachmentError: s.counts.TokenError()}
+	}}
+}
 
 // Prepare indexes the arc features of the training trees and builds the
 // tree model over them. The corpus's Arcs are used if set (the runner

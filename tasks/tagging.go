@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
@@ -26,11 +27,15 @@ func (t tagging) Supports(trainer string, v trainers.Values) error {
 	return tagger.Supports(t.name, trainer, v)
 }
 
-func (t tagging) Scoring() Scoring {
+func (t tagging) Metrics() metrics.TaskMetrics { return metrics.ForTask(t.name) }
+
+// NewScorer scores segmentations by their segments, labelings token by
+// token.
+func (t tagging) NewScorer(c *Corpus, keep func(Outcome)) Scorer {
 	if t.name == tagger.Segmentation {
-		return ScoreSegments
+		return &segmentScorer{c: c}
 	}
-	return ScoreLabels
+	return &labelScorer{c: c, keep: keep, metricsOf: sequenceMetrics}
 }
 
 func (t tagging) Prepare(c *Corpus, train []int, s Settings) (Fitting, error) {

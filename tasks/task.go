@@ -22,8 +22,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/modelfile"
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
@@ -36,8 +38,14 @@ type Task interface {
 	// Supports refuses a trainer, with its params, that the task's model
 	// cannot serve (checked on an empty model, before any data loads).
 	Supports(trainer string, v trainers.Values) error
-	// Scoring says how the runner scores the task's predictions.
-	Scoring() Scoring
+	// Metrics declares what the task reports, in table order, and the
+	// metric that chooses C by default (its entry in the metrics
+	// registry, metrics.Tasks).
+	Metrics() metrics.TaskMetrics
+	// NewScorer returns an empty scorer of predictions of c's items under
+	// the declared metrics; keep, if not nil, receives each scored item's
+	// outcome for the paired significance tests.
+	NewScorer(c *Corpus, keep func(Outcome)) Scorer
 	// Prepare indexes the features of the corpus items train only
 	// (features first seen elsewhere stay unknown) and builds the task's
 	// model over them, to be trained with s's trainer and params.
@@ -48,21 +56,6 @@ type Task interface {
 	// Decode reads a model file of the task (see [LoadFile]).
 	Decode(b []byte) (Model, error)
 }
-
-// Scoring is how the runner scores a task's predictions against the
-// corpus's truth.
-type Scoring int
-
-const (
-	// ScoreLabels compares Prediction.Labels with each item's labels, token
-	// by token (token error; spans from the labels).
-	ScoreLabels Scoring = iota
-	// ScoreSegments compares Prediction.Segments with each item's segments.
-	ScoreSegments
-	// ScoreHeads compares Prediction.Labels, heads, with each item's
-	// labels, its gold heads: the attachment error.
-	ScoreHeads
-)
 
 // Corpus is a dataset with its features extracted, as the runner holds it
 // (shared read-only by every unit over it).
@@ -77,6 +70,11 @@ type Corpus struct {
 	Values [][][]float64
 	// Arcs are a treebank's arc features per sentence (see ArcFeatures).
 	Arcs []*features.Dependency
+	// Chunked says that Labels are chunk tags (O, B-X, I-X, internally
+	// IOB2) read from a file in Scheme: spans are scored as conlleval's
+	// chunks, and the token error also in the file's encoding.
+	Chunked bool
+	Scheme  datasets.Scheme
 }
 
 // Settings are a training's trainer and, where the task has them, its
