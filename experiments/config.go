@@ -99,17 +99,23 @@ type DatasetSpec struct {
 	// and edges for this dataset (a feature ablation lists one dataset per
 	// feature set, each with its own name).
 	Features *FeatureSpec `yaml:"features,omitempty"`
+	// Cost is the cost matrix Δ of a vector dataset (format libsvm, or the
+	// blobs) for the multiclass task: one row per true class, in sorted
+	// label order; unset: 0/1.
+	Cost [][]float64 `yaml:"cost,omitempty"`
 }
 
 // declaration returns the dataset's files and format: the built-in one for
 // a bare built-in name, else the config's own.
 func (d DatasetSpec) declaration() datasets.Declaration {
 	if b, ok := datasets.Builtin(d.Name); ok && !d.declares() {
+		b.Cost = d.Cost
 		return b
 	}
 	return datasets.Declaration{
 		Name: d.Name, Format: d.Format, Path: d.Path, Train: d.Train, Dev: d.Dev, Test: d.Test,
 		Columns: d.Columns, Scheme: d.Encoding, Charset: d.Charset, Repair: d.Repair, Obtain: d.Obtain,
+		Cost: d.Cost,
 	}
 }
 
@@ -922,8 +928,16 @@ func (c *Config) validateFeatures() error {
 		if treebank := d.Synthetic == nil && d.declaration().Format == datasets.FormatCoNLLU; treebank != (f.Kind == FeaturesDependency) {
 			return c.fail(at{"datasets", i}, "dataset %q: treebanks (format %s) go with the parsing task and features.kind %s, and only they do", d.Name, datasets.FormatCoNLLU, FeaturesDependency)
 		}
-		if given := d.Synthetic == nil && d.declaration().Format == datasets.FormatCRFsuite; given != (f.Kind == FeaturesGiven) {
-			return c.fail(at{"datasets", i}, "dataset %q: attribute files (format %s) go with features.kind %s (their attributes are the features), and only they do", d.Name, datasets.FormatCRFsuite, FeaturesGiven)
+		decl := d.declaration()
+		vectors := d.Synthetic == nil && decl.Vectorial()
+		if d.Cost != nil && !vectors {
+			return c.fail(at{"datasets", i, "cost"}, "a cost matrix applies to feature vectors (format %s, blobs) only", datasets.FormatLibSVM)
+		}
+		if given := d.Synthetic == nil && decl.Format == datasets.FormatCRFsuite || vectors; given != (f.Kind == FeaturesGiven) {
+			return c.fail(at{"datasets", i}, "dataset %q: attribute files (format %s) and feature vectors (format %s, blobs) go with features.kind %s (their features come with the data), and only they do", d.Name, datasets.FormatCRFsuite, datasets.FormatLibSVM, FeaturesGiven)
+		}
+		if vectors != slices.Contains(c.Tasks, TaskMulticlass) || vectors && len(c.Tasks) > 1 {
+			return c.fail(at{"datasets", i}, "dataset %q: feature vectors (format %s, blobs) go with the %s task alone, and only they do", d.Name, datasets.FormatLibSVM, TaskMulticlass)
 		}
 	}
 	for i, d := range c.Datasets {

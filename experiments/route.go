@@ -22,6 +22,9 @@ const (
 	// model (section 4.3.3): the error is the share of words with a wrong
 	// head, punctuation included, as CoNLL-X scored it.
 	TaskParsing = tasklib.ParsingName
+	// TaskMulticlass classifies feature vectors with the Crammer & Singer
+	// model and a cost matrix: error rate and average cost.
+	TaskMulticlass = tasklib.MulticlassName
 )
 
 // boundTasks makes every task of package tasks a runner task: units
@@ -113,7 +116,7 @@ func (f taskFitting) predictor(m tasklib.Model) func(int) tasklib.Prediction {
 
 // corpus is d as a task reads it.
 func (d *preparedData) corpus() *tasklib.Corpus {
-	return &tasklib.Corpus{Labels: d.labels, Sequences: d.seqs, Attrs: d.attrsOf, Values: d.values, Arcs: d.arcs, Chunked: d.chunked, Scheme: d.scheme}
+	return &tasklib.Corpus{Labels: d.labels, Sequences: d.seqs, Attrs: d.attrsOf, Values: d.values, Arcs: d.arcs, Chunked: d.chunked, Scheme: d.scheme, Vectors: d.vectors, Cost: d.cost}
 }
 
 // of returns the loss over k labels: the paper's unit penalties (nil), or

@@ -63,8 +63,15 @@ func TestTasksScoreTheirDeclaredMetrics(t *testing.T) {
 		Tokens: []string{"x", "y", "z"}, Labels: labels, Segments: structpred.SegmentsFromLabels(labels),
 	}}}
 	pred := tasks.Prediction{Labels: []int{0, 1, 0}, Segments: structpred.SegmentsFromLabels([]int{0, 1, 0})}
+	// A multiclass item is a one-token sequence holding its class.
+	vc := &tasks.Corpus{Labels: []string{"-1", "1"}, Sequences: []structpred.Sequence{{Tokens: []string{"a:1"}, Labels: []int{1}}},
+		Vectors: []structpred.SparseVec{{Idx: []int32{0}, Val: []float64{1}}}}
 	optional := []string{metrics.TokenErrorFile}
 	for _, task := range tasks.All() {
+		c, pred := c, pred
+		if task.Name() == tasks.MulticlassName {
+			c, pred = vc, tasks.Prediction{Labels: []int{0}}
+		}
 		decl := task.Metrics()
 		if err := decl.Check(); err != nil {
 			t.Errorf("%s: %v", task.Name(), err)

@@ -75,6 +75,11 @@ type Corpus struct {
 	// chunks, and the token error also in the file's encoding.
 	Chunked bool
 	Scheme  datasets.Scheme
+	// Vectors are the feature vectors of a vector dataset (libsvm, blobs),
+	// one per item, whose one-token sequence holds its class; Cost is its
+	// cost matrix over the classes (nil: 0/1).
+	Vectors []structpred.SparseVec
+	Cost    [][]float64
 }
 
 // Settings are a training's trainer and, where the task has them, its
@@ -89,6 +94,9 @@ type Settings struct {
 	// defaults, see tagger.Options).
 	SegmentQuantile float64
 	SegmentLoss     structpred.SegmentLoss
+	// Cost is the multiclass cost matrix TrainFile trains with (nil: 0/1;
+	// units take their dataset's, Corpus.Cost).
+	Cost [][]float64
 }
 
 // Fitting is a training ready to run: the task's model over the encoded
@@ -152,6 +160,7 @@ func All() []Task {
 		tagging{tagger.Sequence},
 		tagging{tagger.Segmentation},
 		Parsing{},
+		Multiclass{},
 	}
 }
 
