@@ -338,3 +338,24 @@ func TestParseConfigFigureEveryTask(t *testing.T) {
 		t.Errorf("single-task figure task = %q, want %q", got, TaskSequence)
 	}
 }
+
+// Feature vectors (libsvm, the blobs) go with the multiclass task alone
+// and features.kind given; a cost matrix with them only.
+func TestMulticlassConfigRules(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"datasets: [{name: blobs}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":                           "",
+		"datasets: [{name: blobs, cost: [[0, 1], [1, 0]]}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":   "",
+		"datasets: [{name: blobs}]\ntasks: [multiclass]\n":                                                    "go with features.kind given",
+		"datasets: [{name: blobs}]\ntasks: [sequence]\nfeatures: {kind: given}\n":                             "go with the multiclass task alone",
+		"datasets: [{name: synthetic}]\ntasks: [multiclass]\n":                                                "feature vectors (format libsvm, blobs) go with the multiclass task alone, and only they do",
+		"datasets: [{name: synthetic, cost: [[0]]}]\ntasks: [sequence]\n":                                     "applies to feature vectors",
+		"datasets: [{name: m, format: libsvm, path: m.txt}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":  "",
+		"datasets: [{name: m, format: conll, path: m.txt, encoding: none, cost: [[0]]}]\ntasks: [sequence]\n": "datasets[0].cost",
+	} {
+		_, err := ParseConfig([]byte("name: m\n"+text+"trainers: [{name: perceptron}]\n"), "m.yaml")
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", text, err, want)
+		}
+	}
+}

@@ -75,7 +75,7 @@ func (Multiclass) Prepare(c *Corpus, train []int, s Settings) (Fitting, error) {
 		return nil, fmt.Errorf("the %s task needs feature vectors (a dataset of format %s)", MulticlassName, datasets.FormatLibSVM)
 	}
 	if err := datasets.CheckCost(c.Cost, len(c.Labels)); err != nil {
-		return nil, fmt.Errorf("cost matrix: %w", err)
+		return nil, fmt.Errorf("cost matrix: %w (the classes, in order: %s)", err, strings.Join(c.Labels, " "))
 	}
 	dim := 0
 	for _, i := range train {
