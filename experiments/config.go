@@ -22,6 +22,7 @@ import (
 	"github.com/maxmargin/repro/internal/strictyaml"
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
+	tasklib "github.com/maxmargin/repro/tasks"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -52,6 +53,12 @@ type Config struct {
 	Paper *PaperSpec `yaml:"paper,omitempty"`
 	// Loss sets the segmentation task's loss; unset: the paper's.
 	Loss *LossSpec `yaml:"loss,omitempty"`
+	// Decoder, ilp, has the sequence and parsing models decode (MAP and
+	// loss-augmented MAP) with decoders/ilp instead of Viterbi or
+	// Chu-Liu/Edmonds: the same argmax, far slower (docs/ilp.md). Unset or
+	// exact: the exact combinatorial decoders. It enters the units' keys
+	// only when ilp.
+	Decoder string `yaml:"decoder,omitempty"`
 	// SelectBy names the metric whose validation value chooses C (package
 	// metrics; every task of the config must report it); unset: each
 	// task's own (metrics.TaskMetrics.SelectBy: token error, attachment
@@ -710,6 +717,9 @@ func (c *Config) validate() error {
 	if err := c.validateLoss(); err != nil {
 		return err
 	}
+	if err := c.validateDecoder(); err != nil {
+		return err
+	}
 	if err := c.checkSelectBy(); err != nil {
 		return err
 	}
@@ -882,6 +892,35 @@ func (c *Config) validateSplitFile() error {
 		}
 	}
 	return nil
+}
+
+// decoderExact is the decoder a config states by default.
+const decoderExact = "exact"
+
+// validateDecoder accepts decoder: exact or ilp, the latter for the
+// sequence and parsing tasks only.
+func (c *Config) validateDecoder() error {
+	switch c.Decoder {
+	case "", decoderExact:
+		return nil
+	case tasklib.DecoderILP:
+	default:
+		return c.fail(at{"decoder"}, "unknown decoder %q (known: %s, %s)", c.Decoder, decoderExact, tasklib.DecoderILP)
+	}
+	for i, task := range c.Tasks {
+		if task != TaskSequence && task != TaskParsing {
+			return c.fail(at{"tasks", i}, "decoder %s: the %s model has no ILP decoder (the %s and %s models do)", c.Decoder, task, TaskSequence, TaskParsing)
+		}
+	}
+	return nil
+}
+
+// unitDecoder is the decoder as units hold it: empty for the exact one.
+func (c *Config) unitDecoder() string {
+	if c.Decoder == decoderExact {
+		return ""
+	}
+	return c.Decoder
 }
 
 func (c *Config) validateLoss() error {

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
@@ -357,5 +358,36 @@ func TestMulticlassConfigRules(t *testing.T) {
 		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", text, err, want)
 		}
+	}
+}
+
+// decoder: ilp is for the sequence and parsing tasks; it enters the units'
+// keys (after curves) only when set, and exact is the default's key.
+func TestDecoderConfig(t *testing.T) {
+	t.Parallel()
+	base := "name: d\ndatasets: [{name: synthetic}]\ntrainers: [{name: perceptron}]\n"
+	keys := map[string]string{}
+	for text, want := range map[string]string{
+		"":                 "",
+		"decoder: exact\n": "",
+		"decoder: ilp\n":   "",
+		"decoder: ILP\n":   `unknown decoder "ILP" (known: exact, ilp)`,
+		"tasks: [sequence, segmentation]\ndecoder: ilp\n": "decoder ilp: the segmentation model has no ILP decoder",
+	} {
+		cfg, err := ParseConfig([]byte(base+text), "d.yaml")
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", text, err, want)
+		}
+		if err == nil {
+			u := unitSpec{Schema: schemaVersion, Trainer: "perceptron", Curves: true, Decoder: cfg.unitDecoder()}
+			keys[text] = u.key()
+			b, _ := json.Marshal(u)
+			if got := strings.Contains(string(b), `"curves":true,"decoder":"ilp"`); got != (cfg.Decoder == "ilp") {
+				t.Errorf("%q: key JSON %s", text, b)
+			}
+		}
+	}
+	if keys[""] != keys["decoder: exact\n"] || keys[""] == keys["decoder: ilp\n"] {
+		t.Errorf("keys %v: exact must be the default's, ilp another", keys)
 	}
 }

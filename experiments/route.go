@@ -47,7 +47,7 @@ func bind(t tasklib.Task) Task {
 			c := d.corpus()
 			f, err := t.Prepare(c, train, tasklib.Settings{
 				Trainer: u.Trainer, Params: v, Features: u.Features.tagger(d.columns),
-				SegmentQuantile: u.SegmentQuantile, SegmentLoss: u.SegmentLoss.of(len(d.labels)),
+				SegmentQuantile: u.SegmentQuantile, SegmentLoss: u.SegmentLoss.of(len(d.labels)), Decoder: u.Decoder,
 			})
 			if err != nil {
 				return nil, err

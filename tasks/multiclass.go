@@ -71,6 +71,9 @@ func (Multiclass) Prepare(c *Corpus, train []int, s Settings) (Fitting, error) {
 	if err := trainers.Validate(s.Trainer, s.Params); err != nil {
 		return nil, err
 	}
+	if s.Decoder != "" {
+		return nil, fmt.Errorf("decoder %s: the %s model decodes by enumerating its classes", s.Decoder, MulticlassName)
+	}
 	if c.Vectors == nil {
 		return nil, fmt.Errorf("the %s task needs feature vectors (a dataset of format %s)", MulticlassName, datasets.FormatLibSVM)
 	}

@@ -41,7 +41,7 @@ func (t tagging) NewScorer(c *Corpus, keep func(Outcome)) Scorer {
 func (t tagging) Prepare(c *Corpus, train []int, s Settings) (Fitting, error) {
 	opt := tagger.Options{
 		Task: t.name, Features: s.Features, Trainer: s.Trainer, Params: s.Params,
-		SegmentQuantile: s.SegmentQuantile, SegmentLoss: s.SegmentLoss,
+		SegmentQuantile: s.SegmentQuantile, SegmentLoss: s.SegmentLoss, Decoder: s.Decoder,
 	}
 	seqs := make([]structpred.Sequence, len(train))
 	attrs := make([][][]string, len(train))
@@ -69,7 +69,7 @@ func (t tagging) TrainFile(ctx context.Context, path string, s Settings) (Model,
 	}
 	m, res, err := tagger.Train(ctx, d, tagger.Options{
 		Task: t.name, Features: s.Features, Trainer: s.Trainer, Params: s.Params,
-		SegmentQuantile: s.SegmentQuantile, SegmentLoss: s.SegmentLoss,
+		SegmentQuantile: s.SegmentQuantile, SegmentLoss: s.SegmentLoss, Decoder: s.Decoder,
 	})
 	if err != nil {
 		return nil, nil, err

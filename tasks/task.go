@@ -97,7 +97,16 @@ type Settings struct {
 	// Cost is the multiclass cost matrix TrainFile trains with (nil: 0/1;
 	// units take their dataset's, Corpus.Cost).
 	Cost [][]float64
+	// Decoder is the MAP decoder of the sequence and parsing models: ""
+	// (the exact combinatorial one) or DecoderILP. A model file records
+	// it, so tag and eval decode as training did.
+	Decoder string
 }
+
+// DecoderILP selects decoders/ilp, the argmax as an integer linear
+// program (Daumé's chapter, section 17.6), for the MAP and loss-augmented
+// MAP of the sequence and parsing models: a slow reference (docs/ilp.md).
+const DecoderILP = tagger.DecoderILP
 
 // Fitting is a training ready to run: the task's model over the encoded
 // training items (everything before training, untimed).

@@ -42,13 +42,13 @@ Flags:
 
 // trainFlags are the train command's flags.
 type trainFlags struct {
-	out, trainer, task, features, format, columns, encoding, charset, solver, cost string
-	c                                                                              float64
-	epochs                                                                         int
-	window, affixes, minCount                                                      optionalInt
-	edges, lexicons, quiet                                                         bool
-	params                                                                         paramFlags
-	maxLine                                                                        *int
+	out, trainer, task, features, format, columns, encoding, charset, solver, cost, decoder string
+	c                                                                                       float64
+	epochs                                                                                  int
+	window, affixes, minCount                                                               optionalInt
+	edges, lexicons, quiet                                                                  bool
+	params                                                                                  paramFlags
+	maxLine                                                                                 *int
 	// flagged lists the params given by their own flags (--C, --solver,
 	// --epochs), so that an error names the flag the user typed.
 	flagged map[string]bool
@@ -63,6 +63,7 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.epochs, "epochs", 0, "passes of an online trainer (default 10)")
 	fs.Var(&f.params, "param", "a trainer param KEY=VALUE (repeatable), e.g. --param epsilon=0.001")
 	fs.StringVar(&f.task, "task", tagger.Sequence, "sequence (label every token), segmentation (semi-Markov; plain labels only), parsing (dependency trees) or multiclass (libsvm files)")
+	fs.StringVar(&f.decoder, "decoder", "", "sequence and parsing: ilp decodes (MAP, loss-augmented MAP) with the integer-linear-program decoder instead of Viterbi or Chu-Liu/Edmonds, a slow reference (docs/ilp.md); stored in the model file")
 	fs.StringVar(&f.cost, "cost", "", "multiclass: the cost matrix, rows (true classes, sorted by label) separated by ';', entries by ',' (default 0/1)")
 	fs.StringVar(&f.features, "features", "", "feature set: citation or ner (default: citation for Cora text, ner for column files)")
 	fs.Var(&f.window, "window", "neighbours at offsets -`N`..N whose attributes a token sees (default: the feature set's, citation 1, ner 2)")
@@ -106,7 +107,7 @@ func (f *trainFlags) options(fs *flag.FlagSet) (tagger.Options, tagger.Format, e
 	if err != nil {
 		return tagger.Options{}, tagger.Format{}, err
 	}
-	opt := tagger.Options{Task: f.task, Trainer: f.trainer, Params: v}
+	opt := tagger.Options{Task: f.task, Trainer: f.trainer, Params: v, Decoder: f.decoder}
 	if err := tagger.Check(f.task, f.trainer, v); err != nil {
 		var ue usageError
 		if err = paramFlagError(err, f.flagged); !errors.As(err, &ue) {

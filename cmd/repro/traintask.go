@@ -58,7 +58,7 @@ func trainTask(ctx context.Context, fs *flag.FlagSet, f *trainFlags, path string
 		ctx = trainers.WithProgress(ctx, newTrainingProgress(stderr, f.trainer).report)
 	}
 	start := time.Now()
-	m, res, err := t.TrainFile(ctx, path, tasks.Settings{Trainer: f.trainer, Params: v, Cost: cost})
+	m, res, err := t.TrainFile(ctx, path, tasks.Settings{Trainer: f.trainer, Params: v, Cost: cost, Decoder: f.decoder})
 	if err != nil {
 		return err
 	}
