@@ -8,7 +8,10 @@
 // Tasks take and return plain values (a [Corpus], [Settings], trainer
 // params), never a config or a unit: experiments imports tasks, never the
 // reverse. Sequence labelling and segmentation wrap package tagger, which
-// implements them; parsing is [Parsing] here.
+// implements them; parsing is [Parsing] here, multiclass classification
+// [Multiclass]. Each task declares its metrics ([Task.Metrics], from the
+// metrics registry) and scores its items ([Task.NewScorer]), so the runner
+// scores every task alike.
 //
 // Adding a task is its file here (a type implementing [Task], its model
 // and its model file), its model package (models/<structure>), its reader
