@@ -973,7 +973,10 @@ func (c *Config) validateFeatures() error {
 			return c.fail(at{"datasets", i, "cost"}, "a cost matrix applies to feature vectors (format %s, blobs) only", datasets.FormatLibSVM)
 		}
 		if given := d.Synthetic == nil && decl.Format == datasets.FormatCRFsuite || vectors; given != (f.Kind == FeaturesGiven) {
-			return c.fail(at{"datasets", i}, "dataset %q: attribute files (format %s) and feature vectors (format %s, blobs) go with features.kind %s (their features come with the data), and only they do", d.Name, datasets.FormatCRFsuite, datasets.FormatLibSVM, FeaturesGiven)
+			if vectors {
+				return c.fail(at{"datasets", i}, "dataset %q: feature vectors (format %s, blobs) go with features.kind %s (their features come with the data)", d.Name, datasets.FormatLibSVM, FeaturesGiven)
+			}
+			return c.fail(at{"datasets", i}, "dataset %q: attribute files (format %s) go with features.kind %s (their attributes are the features), and only they do (or feature vectors, format %s)", d.Name, datasets.FormatCRFsuite, FeaturesGiven, datasets.FormatLibSVM)
 		}
 		if vectors != slices.Contains(c.Tasks, TaskMulticlass) || vectors && len(c.Tasks) > 1 {
 			return c.fail(at{"datasets", i}, "dataset %q: feature vectors (format %s, blobs) go with the %s task alone, and only they do", d.Name, datasets.FormatLibSVM, TaskMulticlass)

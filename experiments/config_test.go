@@ -101,7 +101,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"dataset features window", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features:\n      window: 9", []string{"bad.yaml:7:", "datasets[0].features.window", "[0, 5]"}},
 		{"dataset features unknown key", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features: {lexicon: false}", []string{"bad.yaml:6:", "datasets[0].features.lexicon", `did you mean "lexicons"`}},
 
-		{"declared dataset without format", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    path: mine.txt", []string{"bad.yaml:4:", "datasets[0].format", "needs its format", "conll, conllu, cora, crfsuite, ocr"}},
+		{"declared dataset without format", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    path: mine.txt", []string{"bad.yaml:4:", "datasets[0].format", "needs its format", "conll, conllu, cora, crfsuite, libsvm, ocr"}},
 		{"declared dataset unknown format", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: conl\n    path: mine.txt", []string{"bad.yaml:5:", "datasets[0].format", `unknown format "conl"`}},
 		{"declared dataset path and train", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: conll\n    encoding: iob2\n    path: a.txt\n    train: b.txt\n    test: c.txt", []string{"bad.yaml:7:", "datasets[0].path", "not both"}},
 		{"declared dataset train without test", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: conll\n    encoding: iob2\n    train: b.txt", []string{"bad.yaml:7:", "datasets[0].train", "both train and test"}},
