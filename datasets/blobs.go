@@ -42,3 +42,10 @@ func Blobs(means [][]float64, sd float64, perClass int, seed uint64) (*Vectors, 
 	}
 	return out, nil
 }
+
+// DefaultBlobs is the built-in data set "blobs": 4 classes of 60 points
+// each around the corners (±1, ±1) of a square, standard deviation 0.8
+// (so the classes overlap and a linear classifier errs on some), seed 1.
+func DefaultBlobs() (*Vectors, error) {
+	return Blobs([][]float64{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}}, 0.8, 60, 1)
+}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/maxmargin/repro/structpred"
 )
 
 // Formats a [Declaration] may name.
@@ -20,11 +22,17 @@ const (
 	// FormatCRFsuite is an attribute file in CRFsuite's data format, whose
 	// features are used as given (see [ParseCRFsuite]).
 	FormatCRFsuite = "crfsuite"
+	// FormatLibSVM is a file of labelled feature vectors in the
+	// libsvm/svmlight format, one item per line (see [ParseLibSVM]).
+	FormatLibSVM = "libsvm"
+	// FormatBlobs is the built-in data set of Gaussian blobs (see
+	// [DefaultBlobs]): generated, no file.
+	FormatBlobs = "blobs"
 )
 
 // Formats lists the file formats [Load] reads, sorted.
 func Formats() []string {
-	return []string{FormatCoNLL, FormatCoNLLU, FormatCora, FormatCRFsuite, FormatOCR}
+	return []string{FormatCoNLL, FormatCoNLLU, FormatCora, FormatCRFsuite, FormatLibSVM, FormatOCR}
 }
 
 // Corpus parts of a corpus read from fixed files (see [Declaration]).
@@ -57,7 +65,14 @@ type Declaration struct {
 	// Obtain says where to get the files, for the message when one is
 	// missing.
 	Obtain string
+	// Cost is a cost matrix Δ(y, y′) over the classes of a vector file
+	// (libsvm, blobs), in sorted label order, row y the truth; nil: 0/1.
+	Cost [][]float64
 }
+
+// Vectorial reports whether the declaration is of labelled feature vectors
+// (one class per item: libsvm files and the blobs).
+func (d Declaration) Vectorial() bool { return d.Format == FormatLibSVM || d.Format == FormatBlobs }
 
 // Fixed reports whether the declaration names fixed train/dev/test parts.
 func (d Declaration) Fixed() bool { return d.Train != "" || d.Test != "" }
@@ -82,6 +97,8 @@ func Builtin(name string) (Declaration, bool) {
 			Obtain: "the CoNLL-2003 shared task page https://www.clips.uantwerpen.be/conll2003/ner/ " +
 				"(the annotations; the Reuters RCV1 text is licensed separately)",
 		}, true
+	case "blobs":
+		return Declaration{Name: name, Format: FormatBlobs}, true
 	case "conll2000":
 		return Declaration{
 			Name: name, Format: FormatCoNLL,
@@ -97,7 +114,7 @@ func Builtin(name string) (Declaration, bool) {
 
 // BuiltinNames lists the names [Builtin] knows, with "synthetic", sorted.
 func BuiltinNames() []string {
-	return []string{"conll2000", "conll2003", "cora", "ocr", "synthetic"}
+	return []string{"blobs", "conll2000", "conll2003", "cora", "ocr", "synthetic"}
 }
 
 // Check reports what is wrong with a declaration, before any file is read:
@@ -105,6 +122,12 @@ func BuiltinNames() []string {
 // not take. The error names the declaration's field.
 func (d Declaration) Check() error {
 	switch {
+	case d.Format == FormatBlobs && (d.Path != "" || d.Fixed()):
+		return &FieldError{"path", "the blobs are generated: no files"}
+	case d.Format == FormatBlobs:
+		return nil
+	case d.Cost != nil && !d.Vectorial():
+		return &FieldError{"cost", fmt.Sprintf("a cost matrix applies to vector files (format %s) only", FormatLibSVM)}
 	case !slices.Contains(Formats(), d.Format):
 		return &FieldError{"format", fmt.Sprintf("unknown format %q (known: %v)", d.Format, Formats())}
 	case d.Path != "" && d.Fixed():
@@ -113,7 +136,7 @@ func (d Declaration) Check() error {
 		return &FieldError{"path", "a file is required: path, or train and test"}
 	case d.Fixed() && (d.Train == "" || d.Test == ""):
 		return &FieldError{"train", "fixed parts need both train and test (dev is optional)"}
-	case d.Format != FormatCoNLL && d.Format != FormatCoNLLU && d.Format != FormatCRFsuite && d.Fixed():
+	case d.Format != FormatCoNLL && d.Format != FormatCoNLLU && d.Format != FormatCRFsuite && d.Format != FormatLibSVM && d.Fixed():
 		return &FieldError{"train", fmt.Sprintf("format %s reads one file: use path", d.Format)}
 	}
 	if d.Format != FormatCoNLL {
@@ -175,6 +198,10 @@ type Loaded struct {
 	// Attributes holds the given features of an attribute file (format
 	// crfsuite), in the order of Corpus.Sequences; nil for other formats.
 	Attributes *Attributes
+	// Vectors holds the feature vectors of a vector file (libsvm, blobs),
+	// one per item of Corpus.Sequences (see [VectorCorpus]); nil for
+	// other formats.
+	Vectors []structpred.SparseVec
 }
 
 // Load reads a declared corpus from the data directory dir (source says how
@@ -197,6 +224,8 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 		return loadTreebanks(dir, source, d)
 	case FormatCRFsuite:
 		return loadAttributeFiles(dir, source, d)
+	case FormatLibSVM, FormatBlobs:
+		return loadVectorFiles(dir, source, d)
 	}
 	if !d.Fixed() {
 		path := resolve(dir, d.Path)

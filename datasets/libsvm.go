@@ -220,3 +220,118 @@ func WriteLibSVM(w io.Writer, v *Vectors) error {
 	}
 	return nil
 }
+
+// VectorCorpus makes labelled feature vectors (one file, or the fixed
+// parts of one corpus) a corpus of one-token items: item i's label is its
+// class, the position of its label among classes (the sorted labels of
+// every part, written in the shortest form that reads back exactly, as
+// liblinear's predict writes them); its token and ID name its file and
+// line (its index, if generated). The vectors are returned in the same order. A label outside
+// classes is an error naming its file and line; nil classes means every
+// part's labels.
+func VectorCorpus(name string, parts []*Vectors, classes []float64) (*Corpus, []structpred.SparseVec, error) {
+	if classes == nil {
+		for _, p := range parts {
+			classes = append(classes, p.Classes()...)
+		}
+		slices.Sort(classes)
+		classes = slices.Compact(classes)
+	}
+	c := &Corpus{Name: name, Labels: make([]string, len(classes))}
+	for k, l := range classes {
+		c.Labels[k] = strconv.FormatFloat(l, 'g', -1, 64)
+	}
+	var xs []structpred.SparseVec
+	for _, p := range parts {
+		ids, err := p.ClassIDs(classes)
+		if err != nil {
+			return nil, nil, err
+		}
+		for i, v := range p.Items {
+			id := fmt.Sprintf("%s:%d", p.Name, v.Line)
+			if v.Line == 0 { // generated
+				id = fmt.Sprintf("%s-%d", p.Name, i)
+			}
+			c.Sequences = append(c.Sequences, structpred.Sequence{ID: id, Tokens: []string{id}, Labels: []int{ids[i]}})
+			xs = append(xs, v.X)
+		}
+	}
+	return c, xs, nil
+}
+
+// loadVectorFiles reads a libsvm file, or the fixed parts of one corpus in
+// libsvm files with one class list, or generates the blobs; a declared
+// cost matrix is checked against the classes.
+func loadVectorFiles(dir, source string, d Declaration) (*Loaded, error) {
+	var parts []*Vectors
+	var ids []int
+	switch {
+	case d.Format == FormatBlobs:
+		v, err := DefaultBlobs()
+		if err != nil {
+			return nil, err
+		}
+		parts, ids = []*Vectors{v}, []int{-1}
+	case !d.Fixed():
+		path := resolve(dir, d.Path)
+		v, err := LoadLibSVM(path)
+		if err != nil {
+			return nil, missing(err, path, d.Path, dir, source, d.Obtain)
+		}
+		parts, ids = []*Vectors{v}, []int{-1}
+	default:
+		for part, p := range []string{d.Train, d.Dev, d.Test} {
+			if p == "" {
+				continue
+			}
+			path := resolve(dir, p)
+			v, err := LoadLibSVM(path)
+			if err != nil {
+				return nil, missing(err, path, p, dir, source, d.Obtain)
+			}
+			parts, ids = append(parts, v), append(ids, part)
+		}
+	}
+	c, xs, err := VectorCorpus(d.Name, parts, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckCost(d.Cost, len(c.Labels)); err != nil {
+		return nil, &FieldError{"cost", fmt.Sprintf("%v (the classes, in order: %v)", err, c.Labels)}
+	}
+	l := &Loaded{Corpus: c, Vectors: xs}
+	for i, p := range parts {
+		if ids[i] >= 0 {
+			for range p.Items {
+				l.Parts = append(l.Parts, ids[i])
+			}
+		}
+	}
+	return l, nil
+}
+
+// CheckCost reports what is wrong with a cost matrix over k classes: it
+// must be k rows of k finite, non-negative numbers with zeros on the
+// diagonal (nil, the 0/1 cost, is fine).
+func CheckCost(cost [][]float64, k int) error {
+	if cost == nil {
+		return nil
+	}
+	if len(cost) != k {
+		return fmt.Errorf("%d rows for %d classes", len(cost), k)
+	}
+	for y, row := range cost {
+		if len(row) != k {
+			return fmt.Errorf("row %d has %d entries for %d classes", y+1, len(row), k)
+		}
+		for z, v := range row {
+			switch {
+			case !(v >= 0) || math.IsInf(v, 0):
+				return fmt.Errorf("row %d, entry %d: %v is not a finite non-negative cost", y+1, z+1, v)
+			case y == z && v != 0:
+				return fmt.Errorf("row %d, entry %d: the cost of the true class must be 0, got %v", y+1, z+1, v)
+			}
+		}
+	}
+	return nil
+}

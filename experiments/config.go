@@ -22,6 +22,7 @@ import (
 	"github.com/maxmargin/repro/internal/strictyaml"
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
+	tasklib "github.com/maxmargin/repro/tasks"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -52,6 +53,12 @@ type Config struct {
 	Paper *PaperSpec `yaml:"paper,omitempty"`
 	// Loss sets the segmentation task's loss; unset: the paper's.
 	Loss *LossSpec `yaml:"loss,omitempty"`
+	// Decoder, ilp, has the sequence and parsing models decode (MAP and
+	// loss-augmented MAP) with decoders/ilp instead of Viterbi or
+	// Chu-Liu/Edmonds: the same argmax, far slower (docs/ilp.md). Unset or
+	// exact: the exact combinatorial decoders. It enters the units' keys
+	// only when ilp.
+	Decoder string `yaml:"decoder,omitempty"`
 	// SelectBy names the metric whose validation value chooses C (package
 	// metrics; every task of the config must report it); unset: each
 	// task's own (metrics.TaskMetrics.SelectBy: token error, attachment
@@ -99,17 +106,23 @@ type DatasetSpec struct {
 	// and edges for this dataset (a feature ablation lists one dataset per
 	// feature set, each with its own name).
 	Features *FeatureSpec `yaml:"features,omitempty"`
+	// Cost is the cost matrix Δ of a vector dataset (format libsvm, or the
+	// blobs) for the multiclass task: one row per true class, in sorted
+	// label order; unset: 0/1.
+	Cost [][]float64 `yaml:"cost,omitempty"`
 }
 
 // declaration returns the dataset's files and format: the built-in one for
 // a bare built-in name, else the config's own.
 func (d DatasetSpec) declaration() datasets.Declaration {
 	if b, ok := datasets.Builtin(d.Name); ok && !d.declares() {
+		b.Cost = d.Cost
 		return b
 	}
 	return datasets.Declaration{
 		Name: d.Name, Format: d.Format, Path: d.Path, Train: d.Train, Dev: d.Dev, Test: d.Test,
 		Columns: d.Columns, Scheme: d.Encoding, Charset: d.Charset, Repair: d.Repair, Obtain: d.Obtain,
+		Cost: d.Cost,
 	}
 }
 
@@ -704,6 +717,9 @@ func (c *Config) validate() error {
 	if err := c.validateLoss(); err != nil {
 		return err
 	}
+	if err := c.validateDecoder(); err != nil {
+		return err
+	}
 	if err := c.checkSelectBy(); err != nil {
 		return err
 	}
@@ -878,6 +894,35 @@ func (c *Config) validateSplitFile() error {
 	return nil
 }
 
+// decoderExact is the decoder a config states by default.
+const decoderExact = "exact"
+
+// validateDecoder accepts decoder: exact or ilp, the latter for the
+// sequence and parsing tasks only.
+func (c *Config) validateDecoder() error {
+	switch c.Decoder {
+	case "", decoderExact:
+		return nil
+	case tasklib.DecoderILP:
+	default:
+		return c.fail(at{"decoder"}, "unknown decoder %q (known: %s, %s)", c.Decoder, decoderExact, tasklib.DecoderILP)
+	}
+	for i, task := range c.Tasks {
+		if task != TaskSequence && task != TaskParsing {
+			return c.fail(at{"tasks", i}, "decoder %s: the %s model has no ILP decoder (the %s and %s models do)", c.Decoder, task, TaskSequence, TaskParsing)
+		}
+	}
+	return nil
+}
+
+// unitDecoder is the decoder as units hold it: empty for the exact one.
+func (c *Config) unitDecoder() string {
+	if c.Decoder == decoderExact {
+		return ""
+	}
+	return c.Decoder
+}
+
 func (c *Config) validateLoss() error {
 	if c.Loss == nil {
 		return nil
@@ -922,8 +967,19 @@ func (c *Config) validateFeatures() error {
 		if treebank := d.Synthetic == nil && d.declaration().Format == datasets.FormatCoNLLU; treebank != (f.Kind == FeaturesDependency) {
 			return c.fail(at{"datasets", i}, "dataset %q: treebanks (format %s) go with the parsing task and features.kind %s, and only they do", d.Name, datasets.FormatCoNLLU, FeaturesDependency)
 		}
-		if given := d.Synthetic == nil && d.declaration().Format == datasets.FormatCRFsuite; given != (f.Kind == FeaturesGiven) {
-			return c.fail(at{"datasets", i}, "dataset %q: attribute files (format %s) go with features.kind %s (their attributes are the features), and only they do", d.Name, datasets.FormatCRFsuite, FeaturesGiven)
+		decl := d.declaration()
+		vectors := d.Synthetic == nil && decl.Vectorial()
+		if d.Cost != nil && !vectors {
+			return c.fail(at{"datasets", i, "cost"}, "a cost matrix applies to feature vectors (format %s, blobs) only", datasets.FormatLibSVM)
+		}
+		if given := d.Synthetic == nil && decl.Format == datasets.FormatCRFsuite || vectors; given != (f.Kind == FeaturesGiven) {
+			if vectors {
+				return c.fail(at{"datasets", i}, "dataset %q: feature vectors (format %s, blobs) go with features.kind %s (their features come with the data)", d.Name, datasets.FormatLibSVM, FeaturesGiven)
+			}
+			return c.fail(at{"datasets", i}, "dataset %q: attribute files (format %s) go with features.kind %s (their attributes are the features), and only they do (or feature vectors, format %s)", d.Name, datasets.FormatCRFsuite, FeaturesGiven, datasets.FormatLibSVM)
+		}
+		if vectors != slices.Contains(c.Tasks, TaskMulticlass) || vectors && len(c.Tasks) > 1 {
+			return c.fail(at{"datasets", i}, "dataset %q: feature vectors (format %s, blobs) go with the %s task alone, and only they do", d.Name, datasets.FormatLibSVM, TaskMulticlass)
 		}
 	}
 	for i, d := range c.Datasets {

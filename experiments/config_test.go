@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
@@ -100,7 +101,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"dataset features window", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features:\n      window: 9", []string{"bad.yaml:7:", "datasets[0].features.window", "[0, 5]"}},
 		{"dataset features unknown key", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features: {lexicon: false}", []string{"bad.yaml:6:", "datasets[0].features.lexicon", `did you mean "lexicons"`}},
 
-		{"declared dataset without format", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    path: mine.txt", []string{"bad.yaml:4:", "datasets[0].format", "needs its format", "conll, conllu, cora, crfsuite, ocr"}},
+		{"declared dataset without format", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    path: mine.txt", []string{"bad.yaml:4:", "datasets[0].format", "needs its format", "conll, conllu, cora, crfsuite, libsvm, ocr"}},
 		{"declared dataset unknown format", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: conl\n    path: mine.txt", []string{"bad.yaml:5:", "datasets[0].format", `unknown format "conl"`}},
 		{"declared dataset path and train", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: conll\n    encoding: iob2\n    path: a.txt\n    train: b.txt\n    test: c.txt", []string{"bad.yaml:7:", "datasets[0].path", "not both"}},
 		{"declared dataset train without test", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: conll\n    encoding: iob2\n    train: b.txt", []string{"bad.yaml:7:", "datasets[0].train", "both train and test"}},
@@ -336,5 +337,57 @@ func TestParseConfigFigureEveryTask(t *testing.T) {
 	}
 	if got := single.Figures[0].Task; got != TaskSequence {
 		t.Errorf("single-task figure task = %q, want %q", got, TaskSequence)
+	}
+}
+
+// Feature vectors (libsvm, the blobs) go with the multiclass task alone
+// and features.kind given; a cost matrix with them only.
+func TestMulticlassConfigRules(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"datasets: [{name: blobs}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":                           "",
+		"datasets: [{name: blobs, cost: [[0, 1], [1, 0]]}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":   "",
+		"datasets: [{name: blobs}]\ntasks: [multiclass]\n":                                                    "go with features.kind given",
+		"datasets: [{name: blobs}]\ntasks: [sequence]\nfeatures: {kind: given}\n":                             "go with the multiclass task alone",
+		"datasets: [{name: synthetic}]\ntasks: [multiclass]\n":                                                "feature vectors (format libsvm, blobs) go with the multiclass task alone, and only they do",
+		"datasets: [{name: synthetic, cost: [[0]]}]\ntasks: [sequence]\n":                                     "applies to feature vectors",
+		"datasets: [{name: m, format: libsvm, path: m.txt}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":  "",
+		"datasets: [{name: m, format: conll, path: m.txt, encoding: none, cost: [[0]]}]\ntasks: [sequence]\n": "datasets[0].cost",
+	} {
+		_, err := ParseConfig([]byte("name: m\n"+text+"trainers: [{name: perceptron}]\n"), "m.yaml")
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", text, err, want)
+		}
+	}
+}
+
+// decoder: ilp is for the sequence and parsing tasks; it enters the units'
+// keys (after curves) only when set, and exact is the default's key.
+func TestDecoderConfig(t *testing.T) {
+	t.Parallel()
+	base := "name: d\ndatasets: [{name: synthetic}]\ntrainers: [{name: perceptron}]\n"
+	keys := map[string]string{}
+	for text, want := range map[string]string{
+		"":                 "",
+		"decoder: exact\n": "",
+		"decoder: ilp\n":   "",
+		"decoder: ILP\n":   `unknown decoder "ILP" (known: exact, ilp)`,
+		"tasks: [sequence, segmentation]\ndecoder: ilp\n": "decoder ilp: the segmentation model has no ILP decoder",
+	} {
+		cfg, err := ParseConfig([]byte(base+text), "d.yaml")
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", text, err, want)
+		}
+		if err == nil {
+			u := unitSpec{Schema: schemaVersion, Trainer: "perceptron", Curves: true, Decoder: cfg.unitDecoder()}
+			keys[text] = u.key()
+			b, _ := json.Marshal(u)
+			if got := strings.Contains(string(b), `"curves":true,"decoder":"ilp"`); got != (cfg.Decoder == "ilp") {
+				t.Errorf("%q: key JSON %s", text, b)
+			}
+		}
+	}
+	if keys[""] != keys["decoder: exact\n"] || keys[""] == keys["decoder: ilp\n"] {
+		t.Errorf("keys %v: exact must be the default's, ilp another", keys)
 	}
 }

@@ -50,6 +50,10 @@ type preparedData struct {
 	// to predict its test part.
 	pixels      [][]string
 	pixelDegree int
+	// vectors are a vector dataset's items (libsvm, blobs), features
+	// given with the data; cost its declared cost matrix (nil: 0/1).
+	vectors []structpred.SparseVec
+	cost    [][]float64
 
 	// mu guards pending and released, and the feature fields above (attrs,
 	// arcs, pixels, pixelDegree) while they are extracted: read those only
@@ -67,7 +71,7 @@ type preparedData struct {
 func (d *preparedData) release() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.seqs, d.attrs, d.values, d.arcs, d.pixels = nil, nil, nil, nil, nil
+	d.seqs, d.attrs, d.values, d.arcs, d.pixels, d.vectors = nil, nil, nil, nil, nil, nil
 	d.pending, d.released = nil, true // the closure holds the corpus
 }
 
@@ -142,7 +146,7 @@ func load(ctx context.Context, cfg *Config, opt Options, eager bool) ([]*prepare
 			fmt.Fprintf(opt.Progress, "repro: warning: dataset %q: %d tags break the label encoding's rules and were read as conlleval reads them (repair: true), first: %v\n", spec.Name, n, loaded.Repairs[0])
 		}
 		decl := spec.declaration()
-		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts, loaded.Attributes),
+		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts, loaded.Attributes, loaded.Vectors, spec.declaration().Cost),
 			chunked:  spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain)),
 			features: cfg.featuresOf(i).resolved()}
 		d.columns = extraColumns(decl)
@@ -156,11 +160,14 @@ func load(ctx context.Context, cfg *Config, opt Options, eager bool) ([]*prepare
 				return nil, fmt.Errorf("splits.path: %w", err)
 			}
 		}
-		if cfg.Features.Kind == FeaturesGiven {
+		switch {
+		case loaded.Vectors != nil: // features.kind given (validateFeatures)
+			d.vectors, d.cost = loaded.Vectors, decl.Cost
+		case cfg.Features.Kind == FeaturesGiven:
 			if err := givenAttributes(d, loaded.Attributes, cfg.Tasks); err != nil {
 				return nil, fmt.Errorf("dataset %q: %w", spec.Name, err)
 			}
-		} else {
+		default:
 			d.pending = func(ctx context.Context) error {
 				d.attrs, d.arcs, d.pixels = nil, nil, nil // what a cancelled extraction left
 				return extract(ctx, d, cfg, corpus)
@@ -272,11 +279,12 @@ func loadDataset(spec DatasetSpec, opt Options) (*datasets.Loaded, error) {
 }
 
 // corpusHash fingerprints a corpus's content (tokens, labels, segments, extra
-// columns, fixed parts, given attributes and their values), so cached units
-// are invalidated when the data changes. Columns, parts and attributes
-// enter only when present, so corpora without them keep the fingerprint
-// they had before any existed.
-func corpusHash(c *datasets.Corpus, parts []int, a *datasets.Attributes) string {
+// columns, fixed parts, given attributes and their values, feature vectors
+// and a cost matrix), so cached units are invalidated when the data
+// changes. Columns, parts, attributes, vectors and costs enter only when
+// present, so corpora without them keep the fingerprint they had before
+// any existed.
+func corpusHash(c *datasets.Corpus, parts []int, a *datasets.Attributes, vectors []structpred.SparseVec, cost [][]float64) string {
 	h := sha256.New()
 	for _, l := range c.Labels {
 		fmt.Fprintf(h, "L%q\n", l)
@@ -297,6 +305,12 @@ func corpusHash(c *datasets.Corpus, parts []int, a *datasets.Attributes) string 
 				fmt.Fprintf(h, "V%v\n", a.Values[i])
 			}
 		}
+	}
+	for _, x := range vectors {
+		fmt.Fprintf(h, "X%v%v\n", x.Idx, x.Val)
+	}
+	if cost != nil {
+		fmt.Fprintf(h, "D%v\n", cost)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }

@@ -4,50 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/metrics"
 )
-
-// The token error in the file's encoding reads both labelings as conlleval
-// reads IOB2 and writes them in the file's scheme: on an IOB1 file a
-// predicted I-X after O and a true B-X there are the same tag, which the
-// token error on the internal IOB2 labels counts wrong. Written out, a
-// prediction that breaks the scheme's rules is the chunks conlleval reads
-// in it, even on an IOB2 file.
-func TestTokenErrorInFileEncoding(t *testing.T) {
-	t.Parallel()
-	names := []string{"O", "B-PER", "I-PER"}
-	truth := []int{0, 1, 2, 0} // O B-PER I-PER O
-	pred := []int{0, 2, 2, 0}  // O I-PER I-PER O: the same chunk, read as conlleval reads it
-	for _, tc := range []struct {
-		scheme   datasets.Scheme
-		fileErrs int
-	}{
-		{datasets.IOB1, 0}, // both are "O I-PER I-PER O" in IOB1
-		{datasets.IOB2, 0}, // written out, the broken I-PER is the B-PER a tagger's file has
-		{datasets.IOBES, 0},
-	} {
-		s := &scoreSheet{chunkTags: names, scheme: tc.scheme}
-		if err := s.labels(truth, pred); err != nil {
-			t.Fatal(err)
-		}
-		m := s.sequenceMetrics()
-		if m[metrics.TokenError] != 25 {
-			t.Errorf("%s: token error %v, want 25 (one of four IOB2 labels)", tc.scheme, m[metrics.TokenError])
-		}
-		if want := 25 * float64(tc.fileErrs); m[metrics.TokenErrorFile] != want {
-			t.Errorf("%s: token error in the file's encoding %v, want %v", tc.scheme, m[metrics.TokenErrorFile], want)
-		}
-	}
-	// Unchunked corpora have no file encoding to speak of.
-	plain := &scoreSheet{}
-	if err := plain.labels(truth, pred); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := plain.sequenceMetrics()[metrics.TokenErrorFile]; ok {
-		t.Error("a plain-label corpus has a token error in a file encoding")
-	}
-}
 
 // Selection follows the metric it is told, in its direction; the default
 // is each task's (token error), which chooses as selection always did.

@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 
-	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/structpred"
 	tasklib "github.com/maxmargin/repro/tasks"
 	"github.com/maxmargin/repro/trainers"
@@ -23,6 +22,9 @@ const (
 	// model (section 4.3.3): the error is the share of words with a wrong
 	// head, punctuation included, as CoNLL-X scored it.
 	TaskParsing = tasklib.ParsingName
+	// TaskMulticlass classifies feature vectors with the Crammer & Singer
+	// model and a cost matrix: error rate and average cost.
+	TaskMulticlass = tasklib.MulticlassName
 )
 
 // boundTasks makes every task of package tasks a runner task: units
@@ -39,47 +41,35 @@ func boundTasks() []Task {
 
 // bind is the binding of one task of package tasks.
 func bind(t tasklib.Task) Task {
-	b := binding[tasklib.Prediction]{
+	return binding[tasklib.Prediction]{
 		name: t.Name(),
 		prepare: func(d *preparedData, u unitSpec, v trainers.Values, train []int) (fitting[tasklib.Prediction], error) {
 			c := d.corpus()
 			f, err := t.Prepare(c, train, tasklib.Settings{
 				Trainer: u.Trainer, Params: v, Features: u.Features.tagger(d.columns),
-				SegmentQuantile: u.SegmentQuantile, SegmentLoss: u.SegmentLoss.of(len(d.labels)),
+				SegmentQuantile: u.SegmentQuantile, SegmentLoss: u.SegmentLoss.of(len(d.labels)), Decoder: u.Decoder,
 			})
 			if err != nil {
 				return nil, err
 			}
 			return taskFitting{f: f, c: c}, nil
 		},
-		score: func(s *scoreSheet, d *preparedData, i int, pred tasklib.Prediction) error {
-			return s.labels(d.seqs[i].Labels, pred.Labels)
+		sheet: func(d *preparedData, u unitSpec, outcomes bool) *scoreSheet {
+			return newScoreSheet(t, d, u, outcomes)
 		},
-		metrics:  (*scoreSheet).sequenceMetrics,
+		score: func(s *scoreSheet, d *preparedData, i int, pred tasklib.Prediction) error {
+			return s.scorer.Add(i, pred)
+		},
+		metrics:  func(s *scoreSheet) map[string]float64 { return s.scorer.Metrics() },
+		finish:   finishSegments,
 		supports: t.Supports,
 	}
-	switch t.Scoring() {
-	case tasklib.ScoreSegments:
-		b.score = func(s *scoreSheet, d *preparedData, i int, pred tasklib.Prediction) error {
-			return s.segments(d.seqs[i].Segments, pred.Segments, len(d.seqs[i].Tokens))
-		}
-		b.metrics = func(s *scoreSheet) map[string]float64 {
-			return map[string]float64{metrics.SegmentError: s.counts.SegmentError(), metrics.SpanF1: s.spanF1(), metrics.TokenError: s.counts.TokenError()}
-		}
-		b.finish = finishSegments
-	case tasklib.ScoreHeads:
-		// A word's label is its head: the token error of the heads is the
-		// unlabelled attachment error.
-		b.metrics = func(s *scoreSheet) map[string]float64 {
-			return map[string]float64{metrics.AttachmentError: s.counts.TokenError()}
-		}
-	}
-	return b
 }
 
 // finishSegments adds a segmentation unit's maximum segment length (the
 // one covering the unit's quantile of the training segments) and how many
-// true segments, of the training and evaluation parts, are longer.
+// true segments, of the training and evaluation parts, are longer: of a
+// unit whose fitting reports them (SegmentLimits), whatever its task.
 func finishSegments(out *unitResult, s *scoreSheet, f fitting[tasklib.Prediction], d *preparedData, eval []int) {
 	limits, ok := f.(taskFitting).f.(interface{ SegmentLimits() (int, int) })
 	if !ok {
@@ -126,7 +116,7 @@ func (f taskFitting) predictor(m tasklib.Model) func(int) tasklib.Prediction {
 
 // corpus is d as a task reads it.
 func (d *preparedData) corpus() *tasklib.Corpus {
-	return &tasklib.Corpus{Labels: d.labels, Sequences: d.seqs, Attrs: d.attrsOf, Values: d.values, Arcs: d.arcs}
+	return &tasklib.Corpus{Labels: d.labels, Sequences: d.seqs, Attrs: d.attrsOf, Values: d.values, Arcs: d.arcs, Chunked: d.chunked, Scheme: d.scheme, Vectors: d.vectors, Cost: d.cost}
 }
 
 // of returns the loss over k labels: the paper's unit penalties (nil), or

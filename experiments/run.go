@@ -376,7 +376,7 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 							Trainer: t.Name, Params: params, Execution: execution,
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
 							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Label: t.Display(),
-							Curves: r.cfg.Curves && phase == phaseTest,
+							Curves: r.cfg.Curves && phase == phaseTest, Decoder: r.cfg.unitDecoder(),
 						}
 						if slices.Contains(trainers.LogLinearTrainers(), t.Name) {
 							u.Minimizer = trainers.LBFGSRevision

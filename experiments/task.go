@@ -49,6 +49,9 @@ type binding[Y any] struct {
 	// first seen at test time stay unknown) and builds the task's model
 	// over them, to be trained with the unit's trainer and params v.
 	prepare func(d *preparedData, u unitSpec, v trainers.Values, train []int) (fitting[Y], error)
+	// sheet returns an empty score sheet of a unit on d (keeping its
+	// per-item outcomes if outcomes and the unit keeps them).
+	sheet func(d *preparedData, u unitSpec, outcomes bool) *scoreSheet
 	// score adds corpus item i and its prediction to the sheet.
 	score func(s *scoreSheet, d *preparedData, i int, pred Y) error
 	// metrics are the sheet's scores under the names the task declares
@@ -93,8 +96,7 @@ func runBound[Y any](ctx context.Context, b binding[Y], d *preparedData, u unitS
 			if err != nil {
 				return err
 			}
-			sheet := newScoreSheet(d, u)
-			sheet.outcomes = nil // significance tests compare final models only
+			sheet := b.sheet(d, u, false) // significance tests compare final models only
 			if err := scoreAll(ctx, b, d, sheet, eval, predict); err != nil {
 				return err
 			}
@@ -106,7 +108,7 @@ func runBound[Y any](ctx context.Context, b binding[Y], d *preparedData, u unitS
 	if err != nil {
 		return unitResult{}, err
 	}
-	sheet := newScoreSheet(d, u)
+	sheet := b.sheet(d, u, true)
 	if err := scoreAll(ctx, b, d, sheet, eval, predict); err != nil {
 		return unitResult{}, err
 	}

@@ -66,6 +66,7 @@ func (u unitSpec) members() []member {
 	}
 	optional("minimizer", u.Minimizer, u.Minimizer != "")
 	optional("curves", u.Curves, u.Curves)
+	optional("decoder", u.Decoder, u.Decoder != "")
 	for _, k := range slices.Sorted(maps.Keys(u.Params)) {
 		if !slices.Contains(keyedAlways(), k) && !slices.Contains(keyedBeforeMinimizer(), k) {
 			m = append(m, member{k, u.Params[k]})
@@ -113,7 +114,7 @@ func (u *unitSpec) UnmarshalJSON(b []byte) error {
 		"features": &u.Features, "trainer": &u.Trainer, "C": &u.C, "seed": &u.Seed, "split": &u.Split,
 		"train_fraction": &u.TrainFraction, "validation_fraction": &u.ValidationFraction, "phase": &u.Phase,
 		"segment_quantile": &u.SegmentQuantile, "segment_loss": &u.SegmentLoss, "split_kind": &u.SplitKind,
-		"split_hash": &u.SplitHash, "minimizer": &u.Minimizer, "curves": &u.Curves,
+		"split_hash": &u.SplitHash, "minimizer": &u.Minimizer, "curves": &u.Curves, "decoder": &u.Decoder,
 	}
 	for k, dst := range fields {
 		if msg, ok := raw[k]; ok {

@@ -71,6 +71,9 @@ type unitSpec struct {
 	// Curves has a test unit score the test set at every checkpoint of
 	// its training (Config.Curves).
 	Curves bool
+	// Decoder is the model's MAP decoder when not the exact one
+	// (Config.Decoder: "ilp").
+	Decoder string
 	// Params are the trainer's params as training uses them (the config
 	// entry's, defaults resolved: TrainerSpec.resolved), without C, the
 	// seed and the execution params. Their keys are the registry's, so a

@@ -76,6 +76,8 @@ const (
 	SpanF1          = "span_f1"
 	SegmentError    = "segment_error"
 	AttachmentError = "attachment_error"
+	ErrorRate       = "error_rate"
+	AverageCost     = "average_cost"
 )
 
 // All returns every metric, in registry order: the order of CSV columns
@@ -100,6 +102,12 @@ func All() []Def {
 			Aggregation: Micro, Tests: TTest,
 			Doc: "the token error with predicted and true labels both written in the corpus file's own label encoding (e.g. IOB1 for CoNLL-2003), " +
 				"as a script comparing the file's tag column with a tagger's output counts it"},
+		{Name: ErrorRate, Label: "error rate", Short: "error", Line: "error", Unit: "%", Better: LowerBetter,
+			Aggregation: Micro, Tests: TTest | McNemar,
+			Doc: "the percentage of items whose predicted class is not the true one (100 − accuracy)"},
+		{Name: AverageCost, Label: "average cost Δ", Short: "avg Δ", Line: "cost", Better: LowerBetter, Decimals: 3,
+			Aggregation: Micro, Tests: TTest,
+			Doc: "the mean over the test items of the cost Δ(y, ŷ) of the predicted class ŷ against the true one y (the cost matrix of the dataset; 0/1 by default, where it is the error rate as a fraction)"},
 	}
 }
 
@@ -168,6 +176,10 @@ func Tasks() []TaskMetrics {
 		// error as token_error, beside a span F1 that meant nothing.
 		{Task: "parsing", Metrics: []string{AttachmentError}, SelectBy: AttachmentError,
 			Legacy: map[string]string{TokenError: AttachmentError, SpanF1: "", SegmentError: ""}},
+		// Multiclass classification had no records before metrics were
+		// data: no old field is its.
+		{Task: "multiclass", Metrics: []string{ErrorRate, AverageCost}, SelectBy: ErrorRate,
+			Legacy: map[string]string{TokenError: "", SpanF1: "", SegmentError: ""}},
 	}
 }
 

@@ -48,6 +48,7 @@ type header struct {
 	DataHash         string          `json:"data_sha256"`
 	Version          string          `json:"repro_version"`
 	MaxSegmentLength int             `json:"max_segment_length,omitempty"`
+	Decoder          string          `json:"decoder,omitempty"`
 	Attributes       int             `json:"attributes"`
 	Weights          int             `json:"weights"`
 }
@@ -77,7 +78,7 @@ func (m *Model) writePayload(w io.Writer) error {
 	h := header{
 		Task: m.Task, Features: m.Features, Format: m.Format, Labels: m.Labels,
 		Trainer: m.Trainer, Params: m.Params, DataHash: m.DataHash, Version: m.Version,
-		MaxSegmentLength: m.MaxSegmentLength, Attributes: m.index.Len(), Weights: len(m.Weights),
+		MaxSegmentLength: m.MaxSegmentLength, Decoder: m.Decoder, Attributes: m.index.Len(), Weights: len(m.Weights),
 	}
 	buf, err := modelfile.AppendHeader(nil, h)
 	if err != nil {
@@ -219,7 +220,7 @@ func decodePayload(r *bufio.Reader, v uint32) (*Model, error) {
 	m := &Model{
 		Task: h.Task, Features: h.Features, Format: h.Format, Labels: h.Labels,
 		Trainer: h.Trainer, Params: h.Params, DataHash: h.DataHash, Version: h.Version,
-		MaxSegmentLength: h.MaxSegmentLength, Weights: weights, index: index,
+		MaxSegmentLength: h.MaxSegmentLength, Decoder: h.Decoder, Weights: weights, index: index,
 	}
 	if v == 1 && m.Task == Segmentation && len(weights) == segment.Dim(index.Len(), len(m.Labels), m.Features.Edges) {
 		segment.FromBlockMajor(weights, index.Len(), len(m.Labels))

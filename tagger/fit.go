@@ -41,6 +41,29 @@ type Options struct {
 	// SegmentLoss is the segmentation loss (zero: section 4.3.2's unit
 	// penalties).
 	SegmentLoss semimarkov.Loss
+	// Decoder is the sequence model's MAP decoder: "" (Viterbi, exact) or
+	// DecoderILP (decoders/ilp: the same argmax as an integer linear
+	// program, a slow reference; see docs/ilp.md).
+	Decoder string
+}
+
+// DecoderILP selects decoders/ilp for a sequence model's MAP and
+// loss-augmented MAP (chain.Model.UseILP); the other inference a trainer
+// may ask for (loss counts, k-best, marginals) stays exact dynamic
+// programming.
+const DecoderILP = "ilp"
+
+// checkDecoder refuses a decoder the task's model does not have.
+func checkDecoder(task, decoder string) error {
+	switch {
+	case decoder == "":
+		return nil
+	case decoder != DecoderILP:
+		return fmt.Errorf("unknown decoder %q (known: %s)", decoder, DecoderILP)
+	case task != Sequence:
+		return fmt.Errorf("decoder %s: the %s model has none (the sequence and parsing models do)", decoder, task)
+	}
+	return nil
 }
 
 // Check reports whether the trainer called trainer can train a model of
@@ -111,6 +134,9 @@ func PrepareValues(labels []string, train []structpred.Sequence, attrs [][][]str
 	if err := Check(opt.Task, opt.Trainer, opt.Params); err != nil {
 		return nil, err
 	}
+	if err := checkDecoder(opt.Task, opt.Decoder); err != nil {
+		return nil, err
+	}
 	if err := opt.Features.Check(); err != nil {
 		return nil, err
 	}
@@ -142,6 +168,9 @@ func PrepareValues(labels []string, train []structpred.Sequence, attrs [][][]str
 			data[i].Attrs, data[i].Values = encodeValued(t.index, attrs[i], valuesOf(values, i))
 		}
 		t.chain, err = chain.New(data, numAttrs, k, edges, decoders.Hamming(k))
+		if err == nil {
+			t.chain.UseILP(opt.Decoder == DecoderILP)
+		}
 	case Segmentation:
 		data := make([]segment.Instance, len(train))
 		for i, s := range train {
@@ -216,7 +245,7 @@ func (t *Training) ModelAt(w []float64) (*Model, error) {
 	m := &Model{
 		Task: t.opt.Task, Features: t.opt.Features, Labels: t.labels,
 		Trainer: t.opt.Trainer, Params: params, Version: version.String(),
-		Weights: w, index: t.index,
+		Weights: w, index: t.index, Decoder: t.opt.Decoder,
 	}
 	m.MaxSegmentLength = t.MaxSegmentLength()
 	return m, nil

@@ -60,6 +60,9 @@ type Model struct {
 	// MaxSegmentLength is the longest segment a segmentation model
 	// predicts.
 	MaxSegmentLength int
+	// Decoder is the sequence model's MAP decoder: "" (Viterbi) or
+	// DecoderILP.
+	Decoder string
 	// Weights is the weight vector, laid out as models/chain and
 	// models/segment lay it out over the attribute ids.
 	Weights []float64
@@ -160,6 +163,9 @@ func (m *Model) decoder() *decoder {
 	if err != nil {
 		panic(fmt.Sprintf("tagger: a checked model has no decoder: %v", err)) // check() rules this out
 	}
+	if d.chain != nil {
+		d.chain.UseILP(m.Decoder == DecoderILP)
+	}
 	return d
 }
 
@@ -187,6 +193,9 @@ func (m *Model) check() error {
 		return err
 	}
 	if err := m.Format.check(); err != nil {
+		return err
+	}
+	if err := checkDecoder(m.Task, m.Decoder); err != nil {
 		return err
 	}
 	if len(m.Labels) == 0 {
@@ -225,6 +234,9 @@ func (m *Model) check() error {
 	d, err := newDecoder(m.Task, a, k, m.MaxSegmentLength, m.Features.Edges)
 	if err != nil {
 		return err
+	}
+	if d.chain != nil {
+		d.chain.UseILP(m.Decoder == DecoderILP)
 	}
 	for j, w := range m.Weights {
 		if math.IsNaN(w) || math.IsInf(w, 0) {

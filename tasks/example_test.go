@@ -41,3 +41,28 @@ func Example() {
 	// 2	dog	dog	NOUN	NN	_	3	nsubj	_	_
 	// 3	runs	run	VERB	VB	_	0	root	_	_
 }
+
+// Train a multiclass classifier on a libsvm file with a cost matrix and
+// label new examples, one predicted label a line as liblinear's predict
+// writes them.
+func ExampleMulticlass() {
+	dir, _ := os.MkdirTemp("", "tasks")
+	defer os.RemoveAll(dir)
+	train := filepath.Join(dir, "train.libsvm")
+	_ = os.WriteFile(train, []byte(strings.Repeat("-1 1:1\n1 2:1\n3 1:1 2:1\n", 4)), 0o644)
+
+	multiclass, _ := tasks.Lookup("multiclass")
+	cost, _ := tasks.ParseCost("0,1,2;1,0,1;2,1,0") // classes in label order: -1, 1, 3
+	m, _, err := multiclass.TrainFile(context.Background(), train, tasks.Settings{Trainer: "margin", Params: trainers.Values{"C": 10}, Cost: cost})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var out strings.Builder
+	_, _ = m.Tag(context.Background(), strings.NewReader("0 1:1\n0 2:1\n0 1:1 2:1\n"), &out, "stdin")
+	fmt.Print(out.String())
+	// Output:
+	// -1
+	// 1
+	// 3
+}

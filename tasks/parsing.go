@@ -44,8 +44,17 @@ func (Parsing) Supports(trainer string, v trainers.Values) error {
 	return trainers.Check(trainer, probe, v)
 }
 
-// Scoring is by heads: a sentence's labels are its heads.
-func (Parsing) Scoring() Scoring { return ScoreHeads }
+// Metrics declares the attachment error.
+func (Parsing) Metrics() metrics.TaskMetrics { return metrics.ForTask(ParsingName) }
+
+// NewScorer scores heads as labels: a sentence's labels are its heads, so
+// the token error of the heads is the unlabelled attachment error (its
+// outcomes are the words' heads, right or wrong).
+func (Parsing) NewScorer(c *Corpus, keep func(Outcome)) Scorer {
+	return &labelScorer{c: c, keep: keep, metricsOf: func(s *labelScorer) map[string]float64 {
+		return map[string]float64{metrics.AttachmentError: s.counts.TokenError()}
+	}}
+}
 
 // Prepare indexes the arc features of the training trees and builds the
 // tree model over them. The corpus's Arcs are used if set (the runner
@@ -71,7 +80,7 @@ func (Parsing) Prepare(c *Corpus, train []int, s Settings) (Fitting, error) {
 		data[j] = encodeSentence(arcs[i], &f.index, heads(c.Sequences[i]))
 	}
 	var err error
-	if f.model, err = tree.New(data, f.index.Len(), mst.Decoder{}); err != nil {
+	if f.model, err = newTreeModel(data, f.index.Len(), s.Decoder); err != nil {
 		return nil, fmt.Errorf("%s model: %w", ParsingName, err)
 	}
 	return f, nil
@@ -103,6 +112,19 @@ func (p Parsing) TrainFile(ctx context.Context, path string, s Settings) (Model,
 
 // Decode reads a parsing model file (see [Parser.Save]).
 func (Parsing) Decode(b []byte) (Model, error) { return DecodeParser(b) }
+
+// newTreeModel is the tree model over data with Chu-Liu/Edmonds decoding,
+// or decoders/ilp's if decoder is DecoderILP.
+func newTreeModel(data []tree.Instance, numFeatures int, decoder string) (*tree.Model, error) {
+	if decoder != "" && decoder != DecoderILP {
+		return nil, fmt.Errorf("unknown decoder %q (known: %s)", decoder, DecoderILP)
+	}
+	m, err := tree.New(data, numFeatures, mst.Decoder{})
+	if err != nil {
+		return nil, err
+	}
+	return m, m.UseILP(decoder == DecoderILP)
+}
 
 // HasCoarseTags reports whether a treebank's sentences carry coarse tags
 // (their second column) that differ from the fine ones (the first) for
@@ -189,7 +211,7 @@ func (f *parsingFitting) ModelAt(w []float64) (Model, error) {
 	}
 	return &Parser{
 		Trainer: f.settings.Trainer, Params: params, Version: version.String(),
-		CoarseTags: f.coarse, Weights: w, index: &f.index,
+		CoarseTags: f.coarse, Decoder: f.settings.Decoder, Weights: w, index: &f.index,
 	}, nil
 }
 
@@ -206,6 +228,8 @@ type Parser struct {
 	// CoarseTags says that the arc features have the coarse-tag templates
 	// (the training treebank's coarse tags differ from its fine ones).
 	CoarseTags bool
+	// Decoder is "" (Chu-Liu/Edmonds) or DecoderILP.
+	Decoder string
 	// Weights has one weight per indexed arc feature.
 	Weights []float64
 
@@ -240,7 +264,7 @@ func (p *Parser) Parse(f *features.Dependency) []int {
 	m, ok := p.models.Get().(*tree.Model)
 	if !ok {
 		var err error
-		if m, err = tree.New(nil, p.index.Len(), mst.Decoder{}); err != nil {
+		if m, err = newTreeModel(nil, p.index.Len(), p.Decoder); err != nil {
 			panic(fmt.Sprintf("tasks: a tree model over no data: %v", err)) // New checks only the data
 		}
 	}

@@ -33,6 +33,7 @@ type parserHeader struct {
 	DataHash   string          `json:"data_sha256"`
 	Version    string          `json:"repro_version"`
 	CoarseTags bool            `json:"coarse_tags"`
+	Decoder    string          `json:"decoder,omitempty"`
 	Features   int             `json:"features"`
 }
 
@@ -44,7 +45,7 @@ func (p *Parser) Save(w io.Writer) error {
 	err := modelfile.Write(w, ParserFormatVersion, func(w io.Writer) error {
 		buf, err := modelfile.AppendHeader(nil, parserHeader{
 			Task: ParsingName, Trainer: p.Trainer, Params: p.Params, DataHash: p.DataHash,
-			Version: p.Version, CoarseTags: p.CoarseTags, Features: p.index.Len(),
+			Version: p.Version, CoarseTags: p.CoarseTags, Decoder: p.Decoder, Features: p.index.Len(),
 		})
 		if err != nil {
 			return err
@@ -120,7 +121,7 @@ func decodeParser(r *bufio.Reader) (*Parser, error) {
 	}
 	p := &Parser{
 		Trainer: h.Trainer, Params: h.Params, DataHash: h.DataHash, Version: h.Version,
-		CoarseTags: h.CoarseTags, Weights: weights, index: index,
+		CoarseTags: h.CoarseTags, Decoder: h.Decoder, Weights: weights, index: index,
 	}
 	if err := p.check(); err != nil {
 		return nil, err
@@ -133,6 +134,9 @@ func decodeParser(r *bufio.Reader) (*Parser, error) {
 func (p *Parser) check() error {
 	if p.index == nil {
 		return fmt.Errorf("parser has no feature index")
+	}
+	if p.Decoder != "" && p.Decoder != DecoderILP {
+		return fmt.Errorf("unknown decoder %q (known: %s)", p.Decoder, DecoderILP)
 	}
 	if len(p.Weights) != p.index.Len() {
 		return fmt.Errorf("%d weights for %d features", len(p.Weights), p.index.Len())

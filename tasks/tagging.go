@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
@@ -26,17 +27,21 @@ func (t tagging) Supports(trainer string, v trainers.Values) error {
 	return tagger.Supports(t.name, trainer, v)
 }
 
-func (t tagging) Scoring() Scoring {
+func (t tagging) Metrics() metrics.TaskMetrics { return metrics.ForTask(t.name) }
+
+// NewScorer scores segmentations by their segments, labelings token by
+// token.
+func (t tagging) NewScorer(c *Corpus, keep func(Outcome)) Scorer {
 	if t.name == tagger.Segmentation {
-		return ScoreSegments
+		return &segmentScorer{c: c}
 	}
-	return ScoreLabels
+	return &labelScorer{c: c, keep: keep, metricsOf: sequenceMetrics}
 }
 
 func (t tagging) Prepare(c *Corpus, train []int, s Settings) (Fitting, error) {
 	opt := tagger.Options{
 		Task: t.name, Features: s.Features, Trainer: s.Trainer, Params: s.Params,
-		SegmentQuantile: s.SegmentQuantile, SegmentLoss: s.SegmentLoss,
+		SegmentQuantile: s.SegmentQuantile, SegmentLoss: s.SegmentLoss, Decoder: s.Decoder,
 	}
 	seqs := make([]structpred.Sequence, len(train))
 	attrs := make([][][]string, len(train))
@@ -64,7 +69,7 @@ func (t tagging) TrainFile(ctx context.Context, path string, s Settings) (Model,
 	}
 	m, res, err := tagger.Train(ctx, d, tagger.Options{
 		Task: t.name, Features: s.Features, Trainer: s.Trainer, Params: s.Params,
-		SegmentQuantile: s.SegmentQuantile, SegmentLoss: s.SegmentLoss,
+		SegmentQuantile: s.SegmentQuantile, SegmentLoss: s.SegmentLoss, Decoder: s.Decoder,
 	})
 	if err != nil {
 		return nil, nil, err

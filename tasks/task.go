@@ -8,7 +8,10 @@
 // Tasks take and return plain values (a [Corpus], [Settings], trainer
 // params), never a config or a unit: experiments imports tasks, never the
 // reverse. Sequence labelling and segmentation wrap package tagger, which
-// implements them; parsing is [Parsing] here.
+// implements them; parsing is [Parsing] here, multiclass classification
+// [Multiclass]. Each task declares its metrics ([Task.Metrics], from the
+// metrics registry) and scores its items ([Task.NewScorer]), so the runner
+// scores every task alike.
 //
 // Adding a task is its file here (a type implementing [Task], its model
 // and its model file), its model package (models/<structure>), its reader
@@ -22,8 +25,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/modelfile"
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
@@ -36,8 +41,14 @@ type Task interface {
 	// Supports refuses a trainer, with its params, that the task's model
 	// cannot serve (checked on an empty model, before any data loads).
 	Supports(trainer string, v trainers.Values) error
-	// Scoring says how the runner scores the task's predictions.
-	Scoring() Scoring
+	// Metrics declares what the task reports, in table order, and the
+	// metric that chooses C by default (its entry in the metrics
+	// registry, metrics.Tasks).
+	Metrics() metrics.TaskMetrics
+	// NewScorer returns an empty scorer of predictions of c's items under
+	// the declared metrics; keep, if not nil, receives each scored item's
+	// outcome for the paired significance tests.
+	NewScorer(c *Corpus, keep func(Outcome)) Scorer
 	// Prepare indexes the features of the corpus items train only
 	// (features first seen elsewhere stay unknown) and builds the task's
 	// model over them, to be trained with s's trainer and params.
@@ -48,21 +59,6 @@ type Task interface {
 	// Decode reads a model file of the task (see [LoadFile]).
 	Decode(b []byte) (Model, error)
 }
-
-// Scoring is how the runner scores a task's predictions against the
-// corpus's truth.
-type Scoring int
-
-const (
-	// ScoreLabels compares Prediction.Labels with each item's labels, token
-	// by token (token error; spans from the labels).
-	ScoreLabels Scoring = iota
-	// ScoreSegments compares Prediction.Segments with each item's segments.
-	ScoreSegments
-	// ScoreHeads compares Prediction.Labels, heads, with each item's
-	// labels, its gold heads: the attachment error.
-	ScoreHeads
-)
 
 // Corpus is a dataset with its features extracted, as the runner holds it
 // (shared read-only by every unit over it).
@@ -77,6 +73,16 @@ type Corpus struct {
 	Values [][][]float64
 	// Arcs are a treebank's arc features per sentence (see ArcFeatures).
 	Arcs []*features.Dependency
+	// Chunked says that Labels are chunk tags (O, B-X, I-X, internally
+	// IOB2) read from a file in Scheme: spans are scored as conlleval's
+	// chunks, and the token error also in the file's encoding.
+	Chunked bool
+	Scheme  datasets.Scheme
+	// Vectors are the feature vectors of a vector dataset (libsvm, blobs),
+	// one per item, whose one-token sequence holds its class; Cost is its
+	// cost matrix over the classes (nil: 0/1).
+	Vectors []structpred.SparseVec
+	Cost    [][]float64
 }
 
 // Settings are a training's trainer and, where the task has them, its
@@ -91,7 +97,19 @@ type Settings struct {
 	// defaults, see tagger.Options).
 	SegmentQuantile float64
 	SegmentLoss     structpred.SegmentLoss
+	// Cost is the multiclass cost matrix TrainFile trains with (nil: 0/1;
+	// units take their dataset's, Corpus.Cost).
+	Cost [][]float64
+	// Decoder is the MAP decoder of the sequence and parsing models: ""
+	// (the exact combinatorial one) or DecoderILP. A model file records
+	// it, so tag and eval decode as training did.
+	Decoder string
 }
+
+// DecoderILP selects decoders/ilp, the argmax as an integer linear
+// program (Daumé's chapter, section 17.6), for the MAP and loss-augmented
+// MAP of the sequence and parsing models: a slow reference (docs/ilp.md).
+const DecoderILP = tagger.DecoderILP
 
 // Fitting is a training ready to run: the task's model over the encoded
 // training items (everything before training, untimed).
@@ -154,6 +172,7 @@ func All() []Task {
 		tagging{tagger.Sequence},
 		tagging{tagger.Segmentation},
 		Parsing{},
+		Multiclass{},
 	}
 }
 

@@ -26,25 +26,29 @@ otherwise) or Cora tagged text (detected from its <NEWREFERENCE> lines).
 The label encoding of a column file (iob1, iob2, ioe1, ioe2, iobes, or
 none for plain labels) is detected unless --encoding states it; 'repro
 tag' writes labels back in it. For --task parsing it is a CoNLL-X or
-CoNLL-U treebank (arc features of McDonald et al. 2005). Progress goes to
-stderr (--quiet: none).
+CoNLL-U treebank (arc features of McDonald et al. 2005); for --task
+multiclass a libsvm/svmlight file (the file's features plus a bias
+feature of value 1, as liblinear's -B 1; --cost gives a cost matrix over
+the classes in sorted label order, default 0/1). Progress goes to stderr
+(--quiet: none).
 
   repro train --trainer poslearn --C 0.1 -o ner.repro eng.train
   repro train --trainer perceptron --param epochs=20 -o cora.repro refs.txt
   repro train --task parsing --trainer mira --param k=5 -o sv.repro sv-ud-train.conllu
+  repro train --task multiclass --trainer margin --C 1 --cost '0,1,2;1,0,1;2,1,0' -o m.repro train.libsvm
 
 Flags:
 `
 
 // trainFlags are the train command's flags.
 type trainFlags struct {
-	out, trainer, task, features, format, columns, encoding, charset, solver string
-	c                                                                        float64
-	epochs                                                                   int
-	window, affixes, minCount                                                optionalInt
-	edges, lexicons, quiet                                                   bool
-	params                                                                   paramFlags
-	maxLine                                                                  *int
+	out, trainer, task, features, format, columns, encoding, charset, solver, cost, decoder string
+	c                                                                                       float64
+	epochs                                                                                  int
+	window, affixes, minCount                                                               optionalInt
+	edges, lexicons, quiet                                                                  bool
+	params                                                                                  paramFlags
+	maxLine                                                                                 *int
 	// flagged lists the params given by their own flags (--C, --solver,
 	// --epochs), so that an error names the flag the user typed.
 	flagged map[string]bool
@@ -58,7 +62,9 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.solver, "solver", "", "cutting-plane solver: "+strings.Join(trainers.Solvers(), " or ")+" (default n-slack)")
 	fs.IntVar(&f.epochs, "epochs", 0, "passes of an online trainer (default 10)")
 	fs.Var(&f.params, "param", "a trainer param KEY=VALUE (repeatable), e.g. --param epsilon=0.001")
-	fs.StringVar(&f.task, "task", tagger.Sequence, "sequence (label every token), segmentation (semi-Markov; plain labels only) or parsing (dependency trees)")
+	fs.StringVar(&f.task, "task", tagger.Sequence, "sequence (label every token), segmentation (semi-Markov; plain labels only), parsing (dependency trees) or multiclass (libsvm files)")
+	fs.StringVar(&f.decoder, "decoder", "", "sequence and parsing: ilp decodes (MAP, loss-augmented MAP) with the integer-linear-program decoder instead of Viterbi or Chu-Liu/Edmonds, a slow reference (docs/ilp.md); stored in the model file")
+	fs.StringVar(&f.cost, "cost", "", "multiclass: the cost matrix, rows (true classes, sorted by label) separated by ';', entries by ',' (default 0/1)")
 	fs.StringVar(&f.features, "features", "", "feature set: citation or ner (default: citation for Cora text, ner for column files)")
 	fs.Var(&f.window, "window", "neighbours at offsets -`N`..N whose attributes a token sees (default: the feature set's, citation 1, ner 2)")
 	fs.Var(&f.affixes, "affixes", "prefixes and suffixes up to `N` characters (default: the feature set's, citation 3, ner 4)")
@@ -101,7 +107,7 @@ func (f *trainFlags) options(fs *flag.FlagSet) (tagger.Options, tagger.Format, e
 	if err != nil {
 		return tagger.Options{}, tagger.Format{}, err
 	}
-	opt := tagger.Options{Task: f.task, Trainer: f.trainer, Params: v}
+	opt := tagger.Options{Task: f.task, Trainer: f.trainer, Params: v, Decoder: f.decoder}
 	if err := tagger.Check(f.task, f.trainer, v); err != nil {
 		var ue usageError
 		if err = paramFlagError(err, f.flagged); !errors.As(err, &ue) {
@@ -165,6 +171,9 @@ func trainCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return usagef("train needs --trainer NAME (known: %s)", strings.Join(trainers.Names(), ", "))
 	case f.task != tagger.Sequence && f.task != tagger.Segmentation:
 		return trainTask(ctx, fs, &f, args[0], stderr)
+	}
+	if f.cost != "" {
+		return usagef("--cost applies to the multiclass task only, not %s", f.task)
 	}
 	opt, format, err := f.options(fs)
 	if err != nil {

@@ -35,6 +35,15 @@ func trainTask(ctx context.Context, fs *flag.FlagSet, f *trainFlags, path string
 	if misplaced != nil {
 		return misplaced
 	}
+	var cost [][]float64
+	if f.cost != "" {
+		if f.task != tasks.MulticlassName {
+			return usagef("--cost applies to the %s task only, not %s", tasks.MulticlassName, f.task)
+		}
+		if cost, err = tasks.ParseCost(f.cost); err != nil {
+			return usagef("--cost: %v", err)
+		}
+	}
 	v, err := f.trainerParams(fs)
 	if err != nil {
 		return err
@@ -49,7 +58,7 @@ func trainTask(ctx context.Context, fs *flag.FlagSet, f *trainFlags, path string
 		ctx = trainers.WithProgress(ctx, newTrainingProgress(stderr, f.trainer).report)
 	}
 	start := time.Now()
-	m, res, err := t.TrainFile(ctx, path, tasks.Settings{Trainer: f.trainer, Params: v})
+	m, res, err := t.TrainFile(ctx, path, tasks.Settings{Trainer: f.trainer, Params: v, Cost: cost, Decoder: f.decoder})
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@
 // Format versions are one sequence across tasks, so that a repro that
 // predates a layout names its version instead of misreading it: 1 and 2
 // are the sequence and segmentation layouts (package tagger), 3 is the
-// parsing layout. A new layout of any task takes the next number.
+// parsing layout, 4 the multiclass one. A new layout of any task takes the next number.
 package modelfile
 
 import (
@@ -39,7 +39,7 @@ import (
 const Magic = "repro-model\n"
 
 // Newest is the newest format version any task writes.
-const Newest = 3
+const Newest = 4
 
 // MaxHeaderBytes bounds a header's length: a header is a few hundred bytes
 // of metadata, and a corrupt length must not make a reader allocate
