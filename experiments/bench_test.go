@@ -3,10 +3,11 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"github.com/maxmargin/repro/internal/cputime"
 	"os"
 	"testing"
 	"time"
+
+	"github.com/maxmargin/repro/internal/cputime"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/decoders"

@@ -1,10 +1,11 @@
 package experiments
 
 import (
-	"github.com/maxmargin/repro/internal/cputime"
 	"runtime"
 	"runtime/metrics"
 	"time"
+
+	"github.com/maxmargin/repro/internal/cputime"
 )
 
 // timing is what a training run cost: wall-clock seconds, the CPU seconds

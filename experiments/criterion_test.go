@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -72,7 +73,7 @@ func TestSlackCriterionRefusedBeforeTraining(t *testing.T) {
 		"{name: margin, label: m2, criterion: sarawagi-gupta, C: [1]}",
 	} {
 		text := strings.Replace(smallConfig, "compare:", "  - "+entry+"\ncompare:", 1)
-		cfg, err := ParseConfig([]byte(text), "small.yaml")
+		cfg, err := config.Parse([]byte(text), "small.yaml")
 		if err == nil {
 			_, err = Plan(context.Background(), cfg, Options{OutDir: t.TempDir()})
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/report"
 )
 
@@ -107,7 +108,7 @@ func TestRunLearningCurves(t *testing.T) {
 		if last.Iteration != r.Iterations || last.Metrics["token_error"] != r.Metrics["token_error"] || last.Metrics["span_f1"] != r.Metrics["span_f1"] || last.Metrics["segment_error"] != r.Metrics["segment_error"] {
 			t.Errorf("%s/%s split %d: last checkpoint %+v, run: %d iterations, %v, %v, %v", r.Task, r.Trainer, r.Split, last, r.Iterations, r.Metrics["token_error"], r.Metrics["span_f1"], r.Metrics["segment_error"])
 		}
-		if (r.Task == TaskSegmentation) != (last.Metrics["segment_error"] > 0) {
+		if (r.Task == config.TaskSegmentation) != (last.Metrics["segment_error"] > 0) {
 			t.Errorf("%s/%s: segment error %v", r.Task, r.Trainer, last.Metrics["segment_error"])
 		}
 		for i, p := range c {

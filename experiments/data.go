@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/structpred"
 	tasklib "github.com/maxmargin/repro/tasks"
@@ -34,7 +35,7 @@ type preparedData struct {
 	scheme datasets.Scheme
 	// features are the settings its attributes were extracted with (and
 	// its units train with).
-	features featureSpec
+	features config.UnitFeatures
 	// columns names a column file's declared extra columns, which NER
 	// features conjoin by name (undeclared ones are c1, c2, ... by
 	// position; see tagger.Features).
@@ -118,7 +119,7 @@ func (d *preparedData) pickAttrs(ids []int) [][][]string {
 
 // prepare loads every dataset and extracts its features once. Cancelling
 // ctx stops it between sequences.
-func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, error) {
+func prepare(ctx context.Context, cfg *config.Config, opt Options) ([]*preparedData, error) {
 	return load(ctx, cfg, opt, true)
 }
 
@@ -131,7 +132,7 @@ func prepare(ctx context.Context, cfg *Config, opt Options) ([]*preparedData, er
 // extracting them all took most of a small unit's process: about 0.55 of
 // the 0.85 CPU s a cora-ablation child spent before its unit began, 13 of
 // 15 s on conll03-ablation.
-func load(ctx context.Context, cfg *Config, opt Options, eager bool) ([]*preparedData, error) {
+func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*preparedData, error) {
 	var out []*preparedData
 	for i, spec := range cfg.Datasets {
 		if err := ctx.Err(); err != nil {
@@ -145,25 +146,25 @@ func load(ctx context.Context, cfg *Config, opt Options, eager bool) ([]*prepare
 		if n := len(loaded.Repairs); n > 0 && opt.Progress != nil {
 			fmt.Fprintf(opt.Progress, "repro: warning: dataset %q: %d tags break the label encoding's rules and were read as conlleval reads them (repair: true), first: %v\n", spec.Name, n, loaded.Repairs[0])
 		}
-		decl := spec.declaration()
-		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts, loaded.Attributes, loaded.Vectors, spec.declaration().Cost),
+		decl := spec.Declaration()
+		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts, loaded.Attributes, loaded.Vectors, spec.Declaration().Cost),
 			chunked:  spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain)),
-			features: cfg.featuresOf(i).resolved()}
+			features: cfg.FeaturesOf(i).Resolved()}
 		d.columns = extraColumns(decl)
 		if d.chunked {
 			if d.scheme, err = datasets.ParseScheme(decl.Scheme); err != nil {
 				return nil, fmt.Errorf("dataset %q: %w", spec.Name, err)
 			}
 		}
-		if cfg.Splits.Kind == SplitFile {
-			if err := cfg.splitFile.Check(len(corpus.Sequences), spec.Name); err != nil {
+		if cfg.Splits.Kind == config.SplitFile {
+			if err := cfg.LoadedSplitFile().Check(len(corpus.Sequences), spec.Name); err != nil {
 				return nil, fmt.Errorf("splits.path: %w", err)
 			}
 		}
 		switch {
 		case loaded.Vectors != nil: // features.kind given (validateFeatures)
 			d.vectors, d.cost = loaded.Vectors, decl.Cost
-		case cfg.Features.Kind == FeaturesGiven:
+		case cfg.Features.Kind == config.FeaturesGiven:
 			if err := givenAttributes(d, loaded.Attributes, cfg.Tasks); err != nil {
 				return nil, fmt.Errorf("dataset %q: %w", spec.Name, err)
 			}
@@ -176,17 +177,17 @@ func load(ctx context.Context, cfg *Config, opt Options, eager bool) ([]*prepare
 		// Letter images are checked when they load even then: that is cheap
 		// (their attributes are made on demand), and a malformed image
 		// should stop repro plan and repro slurm before any unit is queued.
-		if eager || cfg.Features.Kind == FeaturesPixels {
+		if eager || cfg.Features.Kind == config.FeaturesPixels {
 			if err := d.ensureFeatures(ctx); err != nil {
 				return nil, err
 			}
 		}
 		switch cfg.Splits.Kind {
-		case SplitFold:
+		case config.SplitFold:
 			if d.folds, err = datasets.OCRFolds(corpus); err != nil {
 				return nil, fmt.Errorf("dataset %q has no folds for fold splits: %w", spec.Name, err)
 			}
-		case SplitFixed:
+		case config.SplitFixed:
 			if parts == nil {
 				return nil, fmt.Errorf("dataset %q has no fixed parts for fixed splits: declare train, dev and test files", spec.Name)
 			}
@@ -198,13 +199,13 @@ func load(ctx context.Context, cfg *Config, opt Options, eager bool) ([]*prepare
 
 // extract computes d's features with the config's templates, sequence by
 // sequence (cancelling ctx stops it between them).
-func extract(ctx context.Context, d *preparedData, cfg *Config, corpus *datasets.Corpus) error {
-	if cfg.Features.Kind == FeaturesDependency {
+func extract(ctx context.Context, d *preparedData, cfg *config.Config, corpus *datasets.Corpus) error {
+	if cfg.Features.Kind == config.FeaturesDependency {
 		arcs, err := tasklib.ArcFeatures(ctx, corpus.Sequences)
 		d.arcs = arcs
 		return err
 	}
-	text := d.features.tagger(d.columns) // citation and NER features, as package tagger extracts them
+	text := d.features.Tagger(d.columns) // citation and NER features, as package tagger extracts them
 	// Every token's attributes are strings of their own, and most repeat
 	// ("w=the" thousands of times): keeping one copy of each leaves CoNLL'03's
 	// 9M attributes of eng.train, testa and testb in about half the memory,
@@ -226,7 +227,7 @@ func extract(ctx context.Context, d *preparedData, cfg *Config, corpus *datasets
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if cfg.Features.Kind == FeaturesNER || cfg.Features.Kind == FeaturesCitation {
+		if cfg.Features.Kind == config.FeaturesNER || cfg.Features.Kind == config.FeaturesCitation {
 			d.attrs = append(d.attrs, intern(text.Extract(s.Tokens, s.Columns)))
 			continue
 		}
@@ -246,12 +247,12 @@ func extract(ctx context.Context, d *preparedData, cfg *Config, corpus *datasets
 // they are refused for the other tasks' models rather than read as 1.
 func givenAttributes(d *preparedData, a *datasets.Attributes, tasks []string) error {
 	if a == nil {
-		return fmt.Errorf("features.kind %s needs attributes of its own (format %s)", FeaturesGiven, datasets.FormatCRFsuite)
+		return fmt.Errorf("features.kind %s needs attributes of its own (format %s)", config.FeaturesGiven, datasets.FormatCRFsuite)
 	}
 	if a.Valued() {
 		for _, task := range tasks {
-			if task != TaskSequence {
-				return fmt.Errorf("its attributes have values other than 1, which only the %s task's model uses; task %s would read them as 1", TaskSequence, task)
+			if task != config.TaskSequence {
+				return fmt.Errorf("its attributes have values other than 1, which only the %s task's model uses; task %s would read them as 1", config.TaskSequence, task)
 			}
 		}
 	}
@@ -267,7 +268,7 @@ func extraColumns(d datasets.Declaration) []string {
 
 // loadDataset reads a dataset, or generates the synthetic one. parts is nil
 // unless the dataset has fixed train/dev/test parts.
-func loadDataset(spec DatasetSpec, opt Options) (*datasets.Loaded, error) {
+func loadDataset(spec config.DatasetSpec, opt Options) (*datasets.Loaded, error) {
 	if spec.Synthetic != nil { // resolved by ParseConfig for the synthetic dataset
 		c, err := datasets.Synthetic(spec.Synthetic.Generator())
 		if err != nil {
@@ -275,7 +276,7 @@ func loadDataset(spec DatasetSpec, opt Options) (*datasets.Loaded, error) {
 		}
 		return &datasets.Loaded{Corpus: c}, nil
 	}
-	return datasets.Load(opt.DataDir, opt.DataSource, spec.declaration())
+	return datasets.Load(opt.DataDir, opt.DataSource, spec.Declaration())
 }
 
 // corpusHash fingerprints a corpus's content (tokens, labels, segments, extra

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/strictyaml"
 	"github.com/maxmargin/repro/trainers"
@@ -105,7 +106,7 @@ func TestConfigDocsListEveryKey(t *testing.T) {
 		}
 	}
 	leaf := map[string]bool{"datasets[].features": true} // documented as features' keys
-	schema := schemaKeys(reflect.TypeFor[Config](), "", leaf)
+	schema := schemaKeys(reflect.TypeFor[config.Config](), "", leaf)
 	documented := documentedKeys(t)
 	if len(documented) == 0 {
 		t.Fatal("docs/config.md's key table is empty")

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/report"
 )
 
@@ -166,7 +167,7 @@ trainers:
   - {name: margin, C: [0.1, 1]}
 `
 	split0 := `{"train": ` + indices(0, 20) + `, "test": ` + indices(20, 40) + `}`
-	keys := func(split1 string) ([]string, []PlannedUnit, *Config) {
+	keys := func(split1 string) ([]string, []PlannedUnit, *config.Config) {
 		writeFile(t, conf, "s.json", `{"splits": [`+split0+`, `+split1+`]}`)
 		cfg := writeConfig(t, filepath.Join(conf, "keys.yaml"), text)
 		plan, err := Plan(context.Background(), cfg, Options{OutDir: filepath.Join(conf, "out")})
@@ -232,7 +233,7 @@ func TestSplitFileAndGivenFeatureErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, conf, "c.yaml", tt.text)
-			cfg, err := LoadConfig(path)
+			cfg, err := config.Load(path)
 			if tt.loads {
 				if err != nil {
 					t.Fatalf("config refused: %v", err)
@@ -262,7 +263,7 @@ func TestUnitKeysPinned(t *testing.T) {
 		"ci":         "2ff8a9a3a6c3d47cfbce10546e37d7a52e347f7e9d17d9eb96a0ddac73cb880c",
 	}
 	for _, name := range slices.Sorted(maps.Keys(pinned)) {
-		cfg, err := LoadConfig(filepath.Join("..", "configs", name+".yaml"))
+		cfg, err := config.Load(filepath.Join("..", "configs", name+".yaml"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/report"
 )
 
@@ -191,11 +192,11 @@ trainers:
 	if full.hash != token.hash {
 		t.Error("the same file hashes differently")
 	}
-	want := featureSpec{Window: 1, Affixes: 3, Edges: true}
+	want := config.UnitFeatures{Window: 1, Affixes: 3, Edges: true}
 	if full.features != want {
 		t.Errorf("full features %+v, want %+v", full.features, want)
 	}
-	if want := (featureSpec{NoLexicons: true}); token.features != want {
+	if want := (config.UnitFeatures{NoLexicons: true}); token.features != want {
 		t.Errorf("token-only features %+v, want %+v", token.features, want)
 	}
 	if len(token.attrs[0][0]) >= len(full.attrs[0][0]) {
@@ -236,7 +237,7 @@ trainers:
 		t.Fatal(err)
 	}
 	d := prepared[0]
-	if want := (featureSpec{Kind: FeaturesNER, Window: 1, Affixes: 4, Edges: true, MinCount: 3}); d.features != want {
+	if want := (config.UnitFeatures{Kind: config.FeaturesNER, Window: 1, Affixes: 4, Edges: true, MinCount: 3}); d.features != want {
 		t.Errorf("features %+v, want %+v", d.features, want)
 	}
 	first := d.attrs[0][0]
@@ -259,7 +260,7 @@ trainers:
 // reduced to the perceptron; without the files it says where to get them.
 func TestConll2000Config(t *testing.T) {
 	t.Parallel()
-	cfg, err := LoadConfig(filepath.Join("..", "configs", "conll2000.yaml"))
+	cfg, err := config.Load(filepath.Join("..", "configs", "conll2000.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

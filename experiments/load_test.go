@@ -6,12 +6,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 // twoDataLoaded loads twoDataConfig's datasets twice: with their features
 // (prepare) and without (load, lazily), and returns the config and options
 // too.
-func twoDataLoaded(t *testing.T) (cfg *Config, opt Options, eager, lazy []*preparedData) {
+func twoDataLoaded(t *testing.T) (cfg *config.Config, opt Options, eager, lazy []*preparedData) {
 	t.Helper()
 	cfg = configFile(t, twoDataConfig)
 	opt = Options{OutDir: t.TempDir(), DataDir: twoDataFile(t)}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/metrics"
 )
 
@@ -11,7 +12,7 @@ import (
 // is each task's (token error), which chooses as selection always did.
 func TestSelectParamsBy(t *testing.T) {
 	t.Parallel()
-	u := unitSpec{Dataset: "d", Task: TaskSequence, Trainer: "margin", Phase: phaseValidate}
+	u := unitSpec{Dataset: "d", Task: config.TaskSequence, Trainer: "margin", Phase: phaseValidate}
 	var units []unitSpec
 	results := map[int]unitResult{}
 	for i, v := range []struct{ c, tok, f1 float64 }{{0.1, 10, 80}, {1, 8, 79}, {10, 8, 85}} {
@@ -45,18 +46,18 @@ func TestSelectParamsBy(t *testing.T) {
 func TestSelectByConfig(t *testing.T) {
 	t.Parallel()
 	base := "name: s\ndatasets: [{name: synthetic}]\ntasks: [sequence]\ntrainers: [{name: perceptron}]\n"
-	cfg, err := ParseConfig([]byte(base+"select_by: span_f1\n"), "s.yaml")
+	cfg, err := config.Parse([]byte(base+"select_by: span_f1\n"), "s.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := cfg.selectBy(TaskSequence); got != metrics.SpanF1 {
+	if got := cfg.SelectionMetric(config.TaskSequence); got != metrics.SpanF1 {
 		t.Errorf("selectBy %q", got)
 	}
 	for text, want := range map[string]string{
 		"select_by: span_F1\n":          `unknown metric "span_F1"`,
 		"select_by: attachment_error\n": "the sequence task does not report attachment_error",
 	} {
-		if _, err := ParseConfig([]byte(base+text), "s.yaml"); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := config.Parse([]byte(base+text), "s.yaml"); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", text, err, want)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/features"
 )
 
@@ -116,7 +117,7 @@ func TestFoldAndPixelConfigErrors(t *testing.T) {
 		{strings.Replace(strings.Replace(ocrConfig, "DEGREE", "1", 1), "count: 3}", "count: 3, train_fractions: [0.5]}", 1), "remove train_fractions"},
 		{strings.Replace(strings.Replace(ocrConfig, "DEGREE", "1", 1), "kind: pixels", "kind: pixel", 1), "unknown feature kind"},
 	} {
-		if _, err := ParseConfig([]byte(tt.text), "ocr.yaml"); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := config.Parse([]byte(tt.text), "ocr.yaml"); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("err = %v, want %q", err, tt.want)
 		}
 	}

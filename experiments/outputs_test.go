@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -114,7 +115,7 @@ func TestRunPreflight(t *testing.T) {
 	var trained atomic.Int32
 	counting := func(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
 		trained.Add(1)
-		return tasks()[TaskSequence].Run(ctx, d, u, train, eval)
+		return tasks()[config.TaskSequence].Run(ctx, d, u, train, eval)
 	}
 	unitsFile := t.TempDir()
 	if err := os.WriteFile(filepath.Join(unitsFile, "units"), []byte("x"), 0o644); err != nil {

@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 // ownerFile records, in an output directory, which config file writes it:
@@ -29,7 +31,7 @@ type dirOwner struct {
 // The same config file (edited or not) may; another file is refused unless
 // force, because it would replace the other experiment's results. A
 // directory without a record (written before records existed) is claimed.
-func claimOwner(dir string, cfg *Config, src []byte, force bool, log io.Writer) error {
+func claimOwner(dir string, cfg *config.Config, src []byte, force bool, log io.Writer) error {
 	me, err := ownerOf(dir, cfg, src)
 	if err != nil {
 		return err
@@ -44,7 +46,7 @@ func claimOwner(dir string, cfg *Config, src []byte, force bool, log io.Writer) 
 	case !sameConfig(dir, prev.Config, me.Config) && !force:
 		return fmt.Errorf("output directory %s holds the results of config %s (name %q), not of %s, which may not replace them: "+
 			"give it another name, write elsewhere with --out, or use --force to replace them",
-			dir, filepath.Join(dir, prev.Config), prev.Name, cfg.file)
+			dir, filepath.Join(dir, prev.Config), prev.Name, cfg.File())
 	case !sameConfig(dir, prev.Config, me.Config) && log != nil:
 		fmt.Fprintf(log, "repro: --force: taking over %s from config %s\n", dir, filepath.Join(dir, prev.Config))
 	}
@@ -56,12 +58,12 @@ func claimOwner(dir string, cfg *Config, src []byte, force bool, log io.Writer) 
 }
 
 // ownerOf describes cfg as an owner of dir.
-func ownerOf(dir string, cfg *Config, src []byte) (dirOwner, error) {
+func ownerOf(dir string, cfg *config.Config, src []byte) (dirOwner, error) {
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
 		return dirOwner{}, err
 	}
-	absCfg, err := filepath.Abs(cfg.file)
+	absCfg, err := filepath.Abs(cfg.File())
 	if err != nil {
 		return dirOwner{}, err
 	}

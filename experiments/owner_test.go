@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 // writeConfig writes text to path and loads it.
-func writeConfig(t *testing.T, path, text string) *Config {
+func writeConfig(t *testing.T, path, text string) *config.Config {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -20,7 +22,7 @@ func writeConfig(t *testing.T, path, text string) *Config {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := LoadConfig(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,11 @@ package experiments
 
 import (
 	"context"
-	"github.com/maxmargin/repro/trainers"
 	"os"
 	"testing"
+
+	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/trainers"
 
 	"github.com/maxmargin/repro/datasets"
 )
@@ -18,7 +20,7 @@ func BenchmarkParsingSwedishSlice(b *testing.B) {
 	if dir == "" {
 		b.Skip("needs REPRO_DATA")
 	}
-	cfg, err := ParseConfig([]byte(`name: bench
+	cfg, err := config.Parse([]byte(`name: bench
 datasets:
   - {name: swedish, format: conllu, path: conllx/sv_talbanken_ud_2015-01-05/sv-ud-train.conll}
 tasks: [parsing]
@@ -38,7 +40,7 @@ trainers:
 	for i := range train {
 		train[i] = i
 	}
-	u := unitSpec{Task: TaskParsing, Trainer: "margin", C: 0.1, Params: trainers.Values{"solver": "one-slack"}, Features: d.features}
+	u := unitSpec{Task: config.TaskParsing, Trainer: "margin", C: 0.1, Params: trainers.Values{"solver": "one-slack"}, Features: d.features}
 	for b.Loop() {
 		res, err := dispatchUnit(context.Background(), d, u, train, train)
 		if err != nil {

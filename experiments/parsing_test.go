@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 // writeTreebank writes n sentences of a toy language in CoNLL-U: a
@@ -74,7 +76,7 @@ compare:
 		t.Fatalf("%d runs, want 4", len(runs))
 	}
 	for _, r := range runs {
-		if r.Task != TaskParsing || r.TrainSize != 30 || r.TestSize != 9 || !maps.Equal(r.Metrics, map[string]float64{"attachment_error": 0}) {
+		if r.Task != config.TaskParsing || r.TrainSize != 30 || r.TestSize != 9 || !maps.Equal(r.Metrics, map[string]float64{"attachment_error": 0}) {
 			t.Errorf("%s: task %s, train %d, test %d, metrics %v, want attachment error 0 alone (the toy grammar is learnable)", r.Trainer, r.Task, r.TrainSize, r.TestSize, r.Metrics)
 		}
 		if r.Outcomes == nil || r.Outcomes.NumTokens() != 3*9+3 {
@@ -121,7 +123,7 @@ trainers:
 		"treebank in sequence":  {"tasks: [parsing]", "tasks: [sequence]", "go together"},
 		"arc feature settings":  {"features: {kind: dependency}", "features: {kind: dependency, window: 2}", "no settings"},
 	} {
-		_, err := ParseConfig([]byte(strings.Replace(base, tt.old, tt.new, 1)), "p.yaml")
+		_, err := config.Parse([]byte(strings.Replace(base, tt.old, tt.new, 1)), "p.yaml")
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want it to mention %q", name, err, tt.want)
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/report"
 )
 
@@ -17,11 +18,11 @@ func (r *runner) parts(u unitSpec) (train, eval []int, err error) {
 	var split datasets.Split
 	var dev []int
 	switch u.SplitKind {
-	case SplitFold:
+	case config.SplitFold:
 		split, err = datasets.FoldSplits(d.folds, u.Split)
-	case SplitFixed:
+	case config.SplitFixed:
 		split, dev, err = datasets.PartSplit(d.parts)
-	case SplitFile:
+	case config.SplitFile:
 		split, dev, err = r.fileSplit(u)
 	default:
 		split, err = datasets.SplitAt(len(d.seqs), u.Split, u.TrainFraction, u.Seed)

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/trainers"
@@ -64,7 +65,7 @@ type PlannedUnit struct {
 // a test unit validates its group's extensions itself (see RunUnit).
 // dir is the directory the plan is written to (Options.OutDir, default
 // results/<name>); config paths in the plan are relative to it.
-func Plan(ctx context.Context, cfg *Config, opt Options) ([]PlannedUnit, error) {
+func Plan(ctx context.Context, cfg *config.Config, opt Options) ([]PlannedUnit, error) {
 	opt = opt.withDefaults(cfg)
 	r, err := openRunner(ctx, cfg, opt, dispatchUnit)
 	if err != nil {
@@ -74,7 +75,7 @@ func Plan(ctx context.Context, cfg *Config, opt Options) ([]PlannedUnit, error) 
 }
 
 // withDefaults fills in the options Run defaults.
-func (opt Options) withDefaults(cfg *Config) Options {
+func (opt Options) withDefaults(cfg *config.Config) Options {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.NumCPU()
 	}
@@ -88,8 +89,8 @@ func (opt Options) withDefaults(cfg *Config) Options {
 // running single units: it takes no directory lock (unit locks suffice).
 // Features are extracted only for the datasets whose units run (letter
 // images' at load, where they are checked).
-func openRunner(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*runner, error) {
-	unsupported, err := unsupportedPairs(cfg, nil)
+func openRunner(ctx context.Context, cfg *config.Config, opt Options, train unitFunc) (*runner, error) {
+	unsupported, err := cfg.UnsupportedPairs(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +149,7 @@ func (r *runner) planAll(ctx context.Context) ([]PlannedUnit, error) {
 // configRef names the config file relative to the output directory (as
 // .owner.json does) and hashes its content.
 func (r *runner) configRef() (path, sum string, err error) {
-	src, err := readlimit.ReadFile(context.Background(), r.cfg.file, readlimit.ConfigBytes, "config")
+	src, err := readlimit.ReadFile(context.Background(), r.cfg.File(), readlimit.ConfigBytes, "config")
 	if err != nil {
 		return "", "", fmt.Errorf("a plan needs its config file: %w", err)
 	}
@@ -215,7 +216,7 @@ const PlanLineBytes = 16 << 20
 
 // LoadPlanConfig loads the config a plan was made from and checks that
 // its content is unchanged since.
-func LoadPlanConfig(planPath string, p PlannedUnit) (*Config, error) {
+func LoadPlanConfig(planPath string, p PlannedUnit) (*config.Config, error) {
 	path := filepath.FromSlash(p.Config)
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(planPath), path)
@@ -227,7 +228,7 @@ func LoadPlanConfig(planPath string, p PlannedUnit) (*Config, error) {
 	if sum := sha256.Sum256(src); hex.EncodeToString(sum[:]) != p.ConfigSHA256 {
 		return nil, fmt.Errorf("config %s changed since plan %s was written; write the plan again (repro plan %s)", path, planPath, path)
 	}
-	return ParseConfig(src, path)
+	return config.Parse(src, path)
 }
 
 // UnitOutcome says what RunUnit did.
@@ -253,7 +254,7 @@ type UnitOutcome struct {
 // and validation chose an end of it, the extension units (a decade
 // further, as Run would try) are validated here first, one after the
 // other, and stored, so that Run later finds every unit it needs.
-func RunUnit(ctx context.Context, cfg *Config, plan []PlannedUnit, index int, opt Options) (UnitOutcome, error) {
+func RunUnit(ctx context.Context, cfg *config.Config, plan []PlannedUnit, index int, opt Options) (UnitOutcome, error) {
 	return runPlanned(ctx, cfg, plan, index, opt, func(r *runner, p PlannedUnit) (unitSpec, int, error) {
 		u := p.Spec
 		if !p.CFromValidation {
@@ -275,7 +276,7 @@ func RunUnit(ctx context.Context, cfg *Config, plan []PlannedUnit, index int, op
 // process (ProcessExecutor's children) compute one, and the check that c
 // is the group's next extension keeps units no run asks for out of the
 // store.
-func RunGridExtension(ctx context.Context, cfg *Config, plan []PlannedUnit, index int, c float64, opt Options) (UnitOutcome, error) {
+func RunGridExtension(ctx context.Context, cfg *config.Config, plan []PlannedUnit, index int, c float64, opt Options) (UnitOutcome, error) {
 	return runPlanned(ctx, cfg, plan, index, opt, func(r *runner, p PlannedUnit) (unitSpec, int, error) {
 		if p.Phase != phaseTest || !p.CFromValidation {
 			return unitSpec{}, 0, fmt.Errorf("unit %d is not a test unit whose C validation chooses, so it has no grid extensions", index)
@@ -286,7 +287,7 @@ func RunGridExtension(ctx context.Context, cfg *Config, plan []PlannedUnit, inde
 
 // runPlanned checks the plan against the config, picks the unit to run
 // from the plan's line index, and runs it (see RunUnit).
-func runPlanned(ctx context.Context, cfg *Config, plan []PlannedUnit, index int, opt Options, pick func(*runner, PlannedUnit) (unitSpec, int, error)) (UnitOutcome, error) {
+func runPlanned(ctx context.Context, cfg *config.Config, plan []PlannedUnit, index int, opt Options, pick func(*runner, PlannedUnit) (unitSpec, int, error)) (UnitOutcome, error) {
 	if index < 0 || index >= len(plan) {
 		return UnitOutcome{}, fmt.Errorf("unit index %d is outside the plan (0..%d)", index, len(plan)-1)
 	}
@@ -410,7 +411,7 @@ func (r *runner) chooseC(ctx context.Context, plan []PlannedUnit, p PlannedUnit)
 			units = append(units, u)
 		}
 	}
-	chosen, _ := selectParams(units, results, r.cfg.selectBy)
+	chosen, _ := selectParams(units, results, r.cfg.SelectionMetric)
 	c, ok := chosen[p.Group]
 	if !ok {
 		return 0, extensions, errors.New("no validation result chose a C") // unreachable: every dependency loaded

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 // gridConfig extends margin's C grid: so small a C barely moves w, so
@@ -81,13 +83,13 @@ func twoDataFile(t *testing.T) string {
 
 // configFile writes text to a config file in a new directory and loads it
 // (plans name their config file).
-func configFile(t *testing.T, text string) *Config {
+func configFile(t *testing.T, text string) *config.Config {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "cfg.yaml")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := LoadConfig(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +178,7 @@ func TestPlanListsUnitsAndDependencies(t *testing.T) {
 
 // runPlan runs every unit of the plan in out with RunUnit, in plan order
 // (validation units first, as a job array per stage would).
-func runPlan(t *testing.T, cfg *Config, out, dataDir string) []UnitOutcome {
+func runPlan(t *testing.T, cfg *config.Config, out, dataDir string) []UnitOutcome {
 	t.Helper()
 	plan, err := Plan(context.Background(), cfg, Options{OutDir: out, DataDir: dataDir})
 	if err != nil {
@@ -331,7 +333,7 @@ func TestPlanDetectsChangedConfig(t *testing.T) {
 	if _, err := LoadPlanConfig(path, plan[0]); err == nil || !strings.Contains(err.Error(), "changed since plan") {
 		t.Fatalf("edited config: %v", err)
 	}
-	edited, err := LoadConfig(cfg.File())
+	edited, err := config.Load(cfg.File())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -46,7 +47,7 @@ type ProcessExecutor struct {
 	Workers int
 	// Config and Options are the run's: Options.OutDir, DataDir and
 	// LockAge are handed to the children.
-	Config  *Config
+	Config  *config.Config
 	Options Options
 	// Exe is the repro executable children run; "": this one
 	// (os.Executable). Tests set it to stand-ins that fail.

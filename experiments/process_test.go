@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 // A child that fails, or exits 0 without saving its unit, fails its unit
@@ -33,7 +35,7 @@ func TestProcessExecutorChildFailures(t *testing.T) {
 			if err := os.WriteFile(exe, []byte(tt.script), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			cfg, err := LoadConfig(file)
+			cfg, err := config.Load(file)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/report"
 )
 
@@ -29,7 +30,7 @@ type Reproduction struct {
 // does not give (another config, data or unit schema) is an error, not a
 // difference. Units are computed one at a time in a temporary store, so
 // opt.OutDir's store and outputs are neither read nor written.
-func Reproduce(ctx context.Context, cfg *Config, runs []report.Run, opt Options) ([]Reproduction, error) {
+func Reproduce(ctx context.Context, cfg *config.Config, runs []report.Run, opt Options) ([]Reproduction, error) {
 	store, err := os.MkdirTemp("", "repro-verify-")
 	if err != nil {
 		return nil, fmt.Errorf("a temporary unit store: %w", err)

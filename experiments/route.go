@@ -3,28 +3,8 @@ package experiments
 import (
 	"context"
 
-	"github.com/maxmargin/repro/structpred"
 	tasklib "github.com/maxmargin/repro/tasks"
 	"github.com/maxmargin/repro/trainers"
-)
-
-// The tasks a config may name (package tasks has one place for each).
-const (
-	// TaskSequence labels every token with a linear-chain model (Sarawagi
-	// & Gupta, section 4.3.1): token error and span F1 (and on chunk-tagged
-	// corpora the token error in the file's label encoding).
-	TaskSequence = tasklib.SequenceName
-	// TaskSegmentation labels whole segments with a semi-Markov model
-	// (section 4.3.2): token error on the induced labels, span F1 over
-	// exact segments, and the segment error (metrics.Counts.SegmentError).
-	TaskSegmentation = tasklib.SegmentationName
-	// TaskParsing is unlabelled dependency parsing with a first-order
-	// model (section 4.3.3): the error is the share of words with a wrong
-	// head, punctuation included, as CoNLL-X scored it.
-	TaskParsing = tasklib.ParsingName
-	// TaskMulticlass classifies feature vectors with the Crammer & Singer
-	// model and a cost matrix: error rate and average cost.
-	TaskMulticlass = tasklib.MulticlassName
 )
 
 // boundTasks makes every task of package tasks a runner task: units
@@ -46,8 +26,8 @@ func bind(t tasklib.Task) Task {
 		prepare: func(d *preparedData, u unitSpec, v trainers.Values, train []int) (fitting[tasklib.Prediction], error) {
 			c := d.corpus()
 			f, err := t.Prepare(c, train, tasklib.Settings{
-				Trainer: u.Trainer, Params: v, Features: u.Features.tagger(d.columns),
-				SegmentQuantile: u.SegmentQuantile, SegmentLoss: u.SegmentLoss.of(len(d.labels)), Decoder: u.Decoder,
+				Trainer: u.Trainer, Params: v, Features: u.Features.Tagger(d.columns),
+				SegmentQuantile: u.SegmentQuantile, SegmentLoss: u.SegmentLoss.Of(len(d.labels)), Decoder: u.Decoder,
 			})
 			if err != nil {
 				return nil, err
@@ -117,22 +97,4 @@ func (f taskFitting) predictor(m tasklib.Model) func(int) tasklib.Prediction {
 // corpus is d as a task reads it.
 func (d *preparedData) corpus() *tasklib.Corpus {
 	return &tasklib.Corpus{Labels: d.labels, Sequences: d.seqs, Attrs: d.attrsOf, Values: d.values, Arcs: d.arcs, Chunked: d.chunked, Scheme: d.scheme, Vectors: d.vectors, Cost: d.cost}
-}
-
-// of returns the loss over k labels: the paper's unit penalties (nil), or
-// the config's for every label.
-func (l *segmentLoss) of(k int) structpred.SegmentLoss {
-	loss := structpred.DefaultSegmentLoss(k)
-	if l == nil {
-		return loss
-	}
-	for a := range k {
-		loss.Precision[a], loss.Recall[a] = l.Precision, l.Recall
-		for b := range k {
-			if a != b {
-				loss.Misclass[a*k+b] = l.Misclass
-			}
-		}
-	}
-	return loss
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/internal/version"
 	"github.com/maxmargin/repro/metrics"
@@ -87,28 +88,28 @@ type Outcome struct {
 // fail do not stop the others; the outputs are then written to
 // OutDir/partial (marked as such) and Run returns an error naming the failed
 // units: the previous outputs are replaced only by a complete set.
-func Run(ctx context.Context, cfg *Config, opt Options) (*Outcome, error) {
+func Run(ctx context.Context, cfg *config.Config, opt Options) (*Outcome, error) {
 	return runWith(ctx, cfg, opt, dispatchUnit)
 }
 
 // unitFunc trains and evaluates one unit on the given train and eval indices.
 type unitFunc func(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error)
 
-func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Outcome, error) {
+func runWith(ctx context.Context, cfg *config.Config, opt Options, train unitFunc) (*Outcome, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.NumCPU()
 	}
 	if opt.OutDir == "" {
 		opt.OutDir = filepath.Join("results", cfg.Name)
 	}
-	unsupported, err := unsupportedPairs(cfg, opt.Progress)
+	unsupported, err := cfg.UnsupportedPairs(opt.Progress)
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("run cancelled before it started (%w)", err)
 	}
-	if err := checkConfigNotOutput(cfg.file, opt.OutDir); err != nil {
+	if err := checkConfigNotOutput(cfg.File(), opt.OutDir); err != nil {
 		return nil, err
 	}
 	// Preflight: everything that can fail without training fails here.
@@ -122,7 +123,7 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 	}
 	defer lock.release()
 	removeStaging(opt.OutDir)
-	src := readSource(cfg.file)
+	src := readSource(cfg.File())
 	if err := claimOwner(opt.OutDir, cfg, src, opt.Force, opt.Progress); err != nil {
 		return nil, err
 	}
@@ -176,7 +177,7 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 		valErrs = append(valErrs, errs...)
 	}
 	// Phase 2: one test unit per (dataset, task, trainer, fraction, split).
-	chosen, selections := selectParams(validation, valResults, r.cfg.selectBy)
+	chosen, selections := selectParams(validation, valResults, r.cfg.SelectionMetric)
 	tests, err := r.plan(ctx, phaseTest, chosen)
 	if err != nil {
 		return nil, r.stopped(ctx, err)
@@ -210,32 +211,6 @@ func runWith(ctx context.Context, cfg *Config, opt Options, train unitFunc) (*Ou
 	return out, r.writeComplete(out.Runs, effective)
 }
 
-// unsupportedPairs returns the (trainer, task) pairs that are not run. A
-// trainer that serves none of the tasks is a mistake; one that serves some
-// is skipped for the others, which show as "-" in the table (as in the
-// paper, where slack scaling has no dependency-parsing cell).
-func unsupportedPairs(cfg *Config, log io.Writer) (map[[2]string]bool, error) {
-	unsupported := map[[2]string]bool{}
-	for i, t := range cfg.Trainers {
-		var reasons []string
-		for _, name := range cfg.Tasks {
-			if err := tasks()[name].Supports(t); err != nil {
-				unsupported[[2]string{t.Name, name}] = true
-				reasons = append(reasons, fmt.Sprintf("trainer %q cannot serve task %q: %v", t.Name, name, err))
-			}
-		}
-		switch {
-		case len(reasons) == len(cfg.Tasks):
-			return nil, cfg.errorf(cfg.line("trainers", i, "name"), "trainers.name", "%s", strings.Join(reasons, "; "))
-		case len(reasons) > 0 && log != nil:
-			for _, r := range reasons {
-				fmt.Fprintf(log, "repro: %s:%d: %s; skipped, shown as \"-\"\n", cfg.file, cfg.line("trainers", i, "name"), r)
-			}
-		}
-	}
-	return unsupported, nil
-}
-
 // removeStaging removes staging directories left by a run killed while it
 // moved its outputs into place (the lock is held, so none is in use).
 func removeStaging(dir string) {
@@ -257,7 +232,7 @@ func readSource(file string) []byte {
 }
 
 // newRunner returns a runner of cfg's units that keeps them in cache.
-func newRunner(cfg *Config, opt Options, cache unitCache, train unitFunc, unsupported map[[2]string]bool) *runner {
+func newRunner(cfg *config.Config, opt Options, cache unitCache, train unitFunc, unsupported map[[2]string]bool) *runner {
 	r := &runner{cfg: cfg, opt: opt, cache: cache, train: train, unsupported: unsupported, exec: opt.Executor}
 	if r.exec == nil {
 		r.exec = LocalExecutor{Workers: opt.Workers}
@@ -267,7 +242,7 @@ func newRunner(cfg *Config, opt Options, cache unitCache, train unitFunc, unsupp
 }
 
 type runner struct {
-	cfg   *Config
+	cfg   *config.Config
 	opt   Options
 	data  []*preparedData
 	cache unitCache
@@ -361,7 +336,7 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 				}
 				// Keys hold the params training uses, defaults resolved,
 				// so spelling a default out (config.yaml does) changes nothing.
-				params, execution, err := entry.unitParams()
+				params, execution, err := entry.UnitParams()
 				if err != nil {
 					return nil, fmt.Errorf("trainer %s: %w", entry.Display(), err)
 				}
@@ -376,13 +351,13 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 							Trainer: t.Name, Params: params, Execution: execution,
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
 							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Label: t.Display(),
-							Curves: r.cfg.Curves && phase == phaseTest, Decoder: r.cfg.unitDecoder(),
+							Curves: r.cfg.Curves && phase == phaseTest, Decoder: r.cfg.UnitDecoder(),
 						}
 						if slices.Contains(trainers.LogLinearTrainers(), t.Name) {
 							u.Minimizer = trainers.LBFGSRevision
 						}
-						if r.cfg.Splits.Kind == SplitFile {
-							u.SplitHash = r.cfg.splitFile.Splits[k].Hash()
+						if r.cfg.Splits.Kind == config.SplitFile {
+							u.SplitHash = r.cfg.LoadedSplitFile().Splits[k].Hash()
 						}
 						if phase == phaseTest {
 							c, ok := chosen[groupOf(u)]
@@ -425,10 +400,10 @@ func anyChoice(validation []unitSpec) map[string]float64 {
 // gridExtensions returns one validation unit per selection group whose
 // trainer extends its grid (GridSpec) and whose best C so far is the
 // smallest or largest value tried: the same unit a decade beyond that end,
-// unless the grid already grew GridSpec.steps() decades on that side. Units
+// unless the grid already grew GridSpec.Steps() decades on that side. Units
 // come in validation order, so the plan is deterministic.
 func (r *runner) gridExtensions(units []unitSpec, results map[int]unitResult) []unitSpec {
-	chosen, _ := selectParams(units, results, r.cfg.selectBy)
+	chosen, _ := selectParams(units, results, r.cfg.SelectionMetric)
 	tried := map[string][]float64{}
 	first := map[string]unitSpec{}
 	var order []string
@@ -442,7 +417,7 @@ func (r *runner) gridExtensions(units []unitSpec, results map[int]unitResult) []
 			tried[g] = append(tried[g], u.C)
 		}
 	}
-	spec := map[string]TrainerSpec{}
+	spec := map[string]config.TrainerSpec{}
 	for _, t := range r.cfg.Trainers {
 		spec[t.Display()] = t
 	}
@@ -450,7 +425,7 @@ func (r *runner) gridExtensions(units []unitSpec, results map[int]unitResult) []
 	for _, g := range order {
 		u := first[g]
 		t := spec[u.display()]
-		steps, cs := t.Grid.steps(), tried[g]
+		steps, cs := t.Grid.Steps(), tried[g]
 		c, ok := chosen[g]
 		if steps == 0 || !ok || len(cs) < 2 {
 			continue
@@ -771,7 +746,7 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
 // fileSplit returns unit u's split from the config's split file, checking
 // that it is the split u's key was computed from.
 func (r *runner) fileSplit(u unitSpec) (datasets.Split, []int, error) {
-	sf := r.cfg.splitFile
+	sf := r.cfg.LoadedSplitFile()
 	if sf == nil || u.Split >= len(sf.Splits) {
 		return datasets.Split{}, nil, fmt.Errorf("unit %s: the config has no split file with split %d", describe(u), u.Split)
 	}
@@ -785,17 +760,17 @@ func (r *runner) fileSplit(u unitSpec) (datasets.Split, []int, error) {
 
 // segmentLoss is the config's segmentation loss for the units of task
 // (nil for other tasks and for the paper's loss).
-func (r *runner) segmentLoss(task string) *segmentLoss {
-	if task != TaskSegmentation {
+func (r *runner) segmentLoss(task string) *config.SegmentLoss {
+	if task != config.TaskSegmentation {
 		return nil
 	}
-	return r.cfg.Loss.resolved()
+	return r.cfg.Loss.Resolved()
 }
 
 // splitKind is the unit-key form of a split kind: empty for random splits,
 // so their keys predate fold splits unchanged.
 func splitKind(kind string) string {
-	if kind == SplitRandom {
+	if kind == config.SplitRandom {
 		return ""
 	}
 	return kind
@@ -937,11 +912,3 @@ func (r *runner) print(dir string, spec report.Spec) error {
 	}
 	return nil
 }
-
-// KnownTrainers lists the trainer names a config may use.
-func KnownTrainers() []string {
-	return trainers.Names()
-}
-
-// KnownDatasets lists the dataset names a config may use.
-func KnownDatasets() []string { return datasets.BuiltinNames() }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/structpred"
@@ -37,9 +38,9 @@ compare:
   - [poslearn, margin]
 `
 
-func mustConfig(t *testing.T, text string) *Config {
+func mustConfig(t *testing.T, text string) *config.Config {
 	t.Helper()
-	cfg, err := ParseConfig([]byte(text), "small.yaml")
+	cfg, err := config.Parse([]byte(text), "small.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestRunWritesRunsAndTables(t *testing.T) {
 		t.Fatalf("%d runs, want 4", len(runs))
 	}
 	for _, r := range runs {
-		if r.Task != TaskSequence || r.TrainFraction != 0.5 || len(r.Selection) != 2 || r.TrainSize != 20 || r.TestSize != 20 {
+		if r.Task != config.TaskSequence || r.TrainFraction != 0.5 || len(r.Selection) != 2 || r.TrainSize != 20 || r.TestSize != 20 {
 			t.Errorf("unexpected run %+v", r)
 		}
 		// The selected C is the grid point with the lowest validation error.
@@ -130,7 +131,7 @@ func TestRunWritesRunsAndTables(t *testing.T) {
 	if !strings.Contains(string(saved), "validation_fraction: 0.25") {
 		t.Errorf("config.yaml lacks the default validation fraction:\n%s", saved)
 	}
-	if _, err := ParseConfig(saved, "config.yaml"); err != nil {
+	if _, err := config.Parse(saved, "config.yaml"); err != nil {
 		t.Errorf("config.yaml does not parse back: %v", err)
 	}
 	cpu := 0.0
@@ -259,7 +260,7 @@ func TestRunUnitFailureDoesNotStopOthers(t *testing.T) {
 		if u.Trainer == "margin" && u.Split == 1 && u.Phase == phaseTest {
 			return unitResult{}, fmt.Errorf("pass 3: %w", trainers.ErrNotFinite)
 		}
-		return tasks()[TaskSequence].Run(ctx, d, u, train, eval)
+		return tasks()[config.TaskSequence].Run(ctx, d, u, train, eval)
 	}
 	out, err := runWith(context.Background(), cfg, Options{OutDir: dir, Workers: 2}, failing)
 	if err == nil || !errors.Is(err, trainers.ErrNotFinite) || !strings.Contains(err.Error(), "margin C=") || !strings.Contains(err.Error(), "split 1") {
@@ -287,7 +288,7 @@ func TestRunSegmentationTask(t *testing.T) {
 			t.Errorf("implausible %s run %+v", r.Task, r)
 		}
 	}
-	if byTask[TaskSequence] != 4 || byTask[TaskSegmentation] != 4 {
+	if byTask[config.TaskSequence] != 4 || byTask[config.TaskSegmentation] != 4 {
 		t.Errorf("runs per task %v, want 4 each", byTask)
 	}
 	units, _ := filepath.Glob(filepath.Join(dir, "units", "*.json"))
@@ -371,7 +372,7 @@ func TestRunUnsupportedTrainerTask(t *testing.T) {
 		t.Errorf("no notice of the skipped pair:\n%s", log.String())
 	}
 	for _, r := range readRuns(t, dir) {
-		if r.Trainer == "entropy-margin" && r.Task == TaskSegmentation {
+		if r.Trainer == "entropy-margin" && r.Task == config.TaskSegmentation {
 			t.Errorf("entropy-margin ran on segmentation: %+v", r)
 		}
 	}
@@ -390,7 +391,7 @@ func TestRunNoTestWithoutValidation(t *testing.T) {
 		if u.Trainer == "margin" && u.Split == 0 && u.Phase == phaseValidate {
 			return unitResult{}, errors.New("boom")
 		}
-		return tasks()[TaskSequence].Run(ctx, d, u, train, eval)
+		return tasks()[config.TaskSequence].Run(ctx, d, u, train, eval)
 	}
 	out, err := runWith(context.Background(), cfg, Options{OutDir: t.TempDir()}, failing)
 	if err == nil || !strings.Contains(err.Error(), "2 unit(s) failed") {
@@ -422,8 +423,8 @@ func TestUnitWithLabelUnseenInTraining(t *testing.T) {
 	for _, s := range d.seqs {
 		d.attrs = append(d.attrs, features.Extract(s.Tokens, features.DefaultOptions()))
 	}
-	for _, task := range []string{TaskSequence, TaskSegmentation} {
-		u := unitSpec{Task: task, Trainer: "margin", C: 1, Features: featureSpec{Edges: true}}
+	for _, task := range []string{config.TaskSequence, config.TaskSegmentation} {
+		u := unitSpec{Task: task, Trainer: "margin", C: 1, Features: config.UnitFeatures{Edges: true}}
 		res, err := dispatchUnit(context.Background(), d, u, []int{0, 1, 2}, []int{3})
 		if err != nil {
 			t.Fatalf("%s: %v", task, err)
@@ -513,7 +514,7 @@ func TestRunGridExtension(t *testing.T) {
 	cfg := mustConfig(t, strings.Replace(text, "compare:\n  - [poslearn, margin]\n", "", 1))
 	// So small a C barely moves w: validation prefers the top end.
 	cfg.Trainers[0].C = []float64{1e-5, 1e-4}
-	cfg.Trainers[0].Grid = &GridSpec{Extend: true, MaxSteps: 2}
+	cfg.Trainers[0].Grid = &config.GridSpec{Extend: true, MaxSteps: 2}
 	dir := t.TempDir()
 	var log bytes.Buffer
 	if _, err := Run(context.Background(), cfg, Options{OutDir: dir, Workers: 2, Progress: &log}); err != nil {
@@ -695,9 +696,9 @@ func TestRunOneSlackSolver(t *testing.T) {
 func TestGridExtensionsStopAtMaxSteps(t *testing.T) {
 	t.Parallel()
 	cfg := mustConfig(t, smallConfig)
-	cfg.Trainers[0].Grid = &GridSpec{Extend: true, MaxSteps: 2} // margin, C: [0.1, 1]
+	cfg.Trainers[0].Grid = &config.GridSpec{Extend: true, MaxSteps: 2} // margin, C: [0.1, 1]
 	r := &runner{cfg: cfg}
-	u := unitSpec{Dataset: "synthetic", Task: TaskSequence, Trainer: "margin", Label: "margin", Phase: phaseValidate}
+	u := unitSpec{Dataset: "synthetic", Task: config.TaskSequence, Trainer: "margin", Label: "margin", Phase: phaseValidate}
 	for _, tc := range []struct {
 		tried []float64 // validation error falls with C: the smallest wins
 		next  float64   // 0: no extension

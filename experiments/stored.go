@@ -3,6 +3,8 @@ package experiments
 import (
 	"fmt"
 	"path/filepath"
+
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 // Stored reports, for each unit of plan (cfg's plan, written to
@@ -16,7 +18,7 @@ import (
 //
 // This is what a cluster submission resubmits (the missing units) and
 // what tells a collecting run that it will compute nothing.
-func Stored(cfg *Config, plan []PlannedUnit, opt Options) ([]bool, error) {
+func Stored(cfg *config.Config, plan []PlannedUnit, opt Options) ([]bool, error) {
 	opt = opt.withDefaults(cfg)
 	r := &runner{cfg: cfg, opt: opt, cache: unitCache{dir: filepath.Join(opt.OutDir, "units")}}
 	// An invalid file counts as missing: Run would recompute it (and
@@ -77,7 +79,7 @@ func (r *runner) testStored(plan []PlannedUnit, p PlannedUnit, have func(string)
 			}
 		}
 	}
-	chosen, _ := selectParams(units, results, r.cfg.selectBy)
+	chosen, _ := selectParams(units, results, r.cfg.SelectionMetric)
 	c, ok := chosen[p.Group]
 	if !ok {
 		return false, nil

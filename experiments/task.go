@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -22,7 +22,7 @@ type Task interface {
 	Name() string
 	// Supports refuses, at config time, a trainer entry the task's model
 	// cannot serve, with the trainer's reason.
-	Supports(t TrainerSpec) error
+	Supports(t config.TrainerSpec) error
 	// Run trains on the corpus items train and scores the items eval.
 	Run(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error)
 }
@@ -66,7 +66,7 @@ type binding[Y any] struct {
 
 func (b binding[Y]) Name() string { return b.name }
 
-func (b binding[Y]) Supports(t TrainerSpec) error { return b.supports(t.Name, t.values()) }
+func (b binding[Y]) Supports(t config.TrainerSpec) error { return b.supports(t.Name, t.Values()) }
 
 func (b binding[Y]) Run(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
 	return runBound(ctx, b, d, u, train, eval)
@@ -144,21 +144,11 @@ func tasks() map[string]Task {
 	return out
 }
 
-// KnownTasks lists the task names a config may use.
-func KnownTasks() []string {
-	names := make([]string, 0, 2)
-	for name := range tasks() {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
-}
-
 // dispatchUnit runs a unit with its task.
 func dispatchUnit(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
 	t, ok := tasks()[u.Task]
 	if !ok {
-		return unitResult{}, fmt.Errorf("unknown task %q (known: %s)", u.Task, strings.Join(KnownTasks(), ", "))
+		return unitResult{}, fmt.Errorf("unknown task %q (known: %s)", u.Task, strings.Join(config.KnownTasks(), ", "))
 	}
 	return t.Run(ctx, d, u, train, eval)
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 // threads changes how a unit trains, not what it computes: a config that
@@ -22,12 +24,12 @@ func TestThreadsStayOutOfUnitKeys(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "cfg.yaml")
-	load := func(text string) *Config {
+	load := func(text string) *config.Config {
 		t.Helper()
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := LoadConfig(path)
+		cfg, err := config.Load(path)
 		if err != nil {
 			t.Fatal(err)
 		}

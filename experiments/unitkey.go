@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -137,7 +138,7 @@ func (u *unitSpec) UnmarshalJSON(b []byte) error {
 			}
 			return fmt.Errorf("spec member %q is not a param of trainer %q", k, u.Trainer)
 		}
-		x := reflect.New(reflect.TypeOf(zeroOfKind(p.Kind)))
+		x := reflect.New(reflect.TypeOf(config.ZeroOfKind(p.Kind)))
 		if err := json.Unmarshal(raw[k], x.Interface()); err != nil {
 			return fmt.Errorf("spec member %q: %w", k, err)
 		}

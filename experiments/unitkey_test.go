@@ -10,6 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -48,7 +49,7 @@ func statedValue(p trainers.Param) (x any, ok bool) {
 // with a new param key needs its own file and its registry line only.
 func TestTrainerParamsFlowFromTheRegistry(t *testing.T) {
 	t.Parallel()
-	var entries []TrainerSpec
+	var entries []config.TrainerSpec
 	stated := map[string]trainers.Values{}
 	// Trainers no task binds yet, so that no config can name them: the
 	// latent-variable trainer waits for the MIL task (issue 40).
@@ -57,7 +58,7 @@ func TestTrainerParamsFlowFromTheRegistry(t *testing.T) {
 		if unbound[s.Name] {
 			continue
 		}
-		e := TrainerSpec{Name: s.Name, Params: TrainerParams{}}
+		e := config.TrainerSpec{Name: s.Name, Params: config.TrainerParams{}}
 		if p, ok := s.Param(trainers.ParamC); ok {
 			e.C = []float64{0.1, 1}
 			if !p.Required {
@@ -113,7 +114,7 @@ func TestTrainerParamsFlowFromTheRegistry(t *testing.T) {
 				t.Errorf("%s: %s = %v reaches the trainer as %v", u.Trainer, k, x, v[k])
 			}
 			member := fmt.Sprintf("%q:", k)
-			if inKey := strings.Contains(string(key), member); inKey == q.Execution && !isZeroValue(x) {
+			if inKey := strings.Contains(string(key), member); inKey == q.Execution && !(x == nil || reflect.ValueOf(x).IsZero()) {
 				t.Errorf("%s: %s in the key %v, execution param %v: %s", u.Trainer, k, inKey, q.Execution, key)
 			}
 		}
@@ -199,5 +200,36 @@ trainers:
 				t.Errorf("%s: %s reaches the trainer as %v (given: %v), want %v", p.Spec.Trainer, k, got, ok, x)
 			}
 		}
+	}
+}
+
+// decoder: ilp is for the sequence and parsing tasks; it enters the units'
+// keys (after curves) only when set, and exact is the default's key.
+func TestDecoderConfig(t *testing.T) {
+	t.Parallel()
+	base := "name: d\ndatasets: [{name: synthetic}]\ntrainers: [{name: perceptron}]\n"
+	keys := map[string]string{}
+	for text, want := range map[string]string{
+		"":                 "",
+		"decoder: exact\n": "",
+		"decoder: ilp\n":   "",
+		"decoder: ILP\n":   `unknown decoder "ILP" (known: exact, ilp)`,
+		"tasks: [sequence, segmentation]\ndecoder: ilp\n": "decoder ilp: the segmentation model has no ILP decoder",
+	} {
+		cfg, err := config.Parse([]byte(base+text), "d.yaml")
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", text, err, want)
+		}
+		if err == nil {
+			u := unitSpec{Schema: schemaVersion, Trainer: "perceptron", Curves: true, Decoder: cfg.UnitDecoder()}
+			keys[text] = u.key()
+			b, _ := json.Marshal(u)
+			if got := strings.Contains(string(b), `"curves":true,"decoder":"ilp"`); got != (cfg.Decoder == "ilp") {
+				t.Errorf("%q: key JSON %s", text, b)
+			}
+		}
+	}
+	if keys[""] != keys["decoder: exact\n"] || keys[""] == keys["decoder: ilp\n"] {
+		t.Errorf("keys %v: exact must be the default's, ilp another", keys)
 	}
 }

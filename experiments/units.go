@@ -15,11 +15,11 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
-	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -44,7 +44,7 @@ type unitSpec struct {
 	Dataset  string
 	DataHash string
 	Task     string
-	Features featureSpec
+	Features config.UnitFeatures
 	Trainer  string
 	C        float64
 	Seed     uint64
@@ -57,7 +57,7 @@ type unitSpec struct {
 	// default).
 	SegmentQuantile float64
 	// SegmentLoss is the segmentation loss when it is not the paper's (nil).
-	SegmentLoss *segmentLoss
+	SegmentLoss *config.SegmentLoss
 	// SplitKind is "fold" for by-fold splits, empty for random ones.
 	SplitKind string
 	// SplitHash fingerprints the unit's split when a split file gives it
@@ -86,28 +86,6 @@ type unitSpec struct {
 	// Label is the config entry's display name (TrainerSpec.Display). It
 	// only names results, so it stays out of the key.
 	Label string
-}
-
-// unitParams splits the entry's resolved params into those that identify a
-// unit's result (its key) and the execution params, which do not.
-func (t TrainerSpec) unitParams() (key, execution trainers.Values, err error) {
-	spec, err := trainers.SpecOf(t.Name)
-	if err != nil {
-		return nil, nil, err
-	}
-	all, err := t.resolved()
-	if err != nil {
-		return nil, nil, err
-	}
-	key, execution = trainers.Values{}, trainers.Values{}
-	for k, x := range all {
-		if p, _ := spec.Param(k); p.Execution {
-			execution[k] = x
-		} else {
-			key[k] = x
-		}
-	}
-	return key, execution, nil
 }
 
 // threads is how many goroutines the unit's training may use (at least 1),
@@ -160,35 +138,6 @@ func asFloat(x any) (float64, bool) {
 		return v.Float(), true
 	}
 	return 0, false
-}
-
-// featureSpec is FeatureSpec with defaults resolved. Kind and Degree are
-// omitted for citation features, so those units keep their keys. Given
-// attributes (kind given) have no window or affixes: those stay 0.
-type featureSpec struct {
-	Kind    string `json:"kind,omitempty"`
-	Degree  int    `json:"degree,omitempty"`
-	Window  int    `json:"window"`
-	Affixes int    `json:"affixes"`
-	Edges   bool   `json:"edges"`
-	// NoLexicons drops the citation lexicon attributes; omitted when
-	// false, so units with lexicons keep their keys.
-	NoLexicons bool `json:"no_lexicons,omitempty"`
-	// MinCount is the attribute frequency cut-off (0 or 1: none).
-	MinCount int `json:"min_count,omitempty"`
-}
-
-// tagger returns the settings as package tagger states them, for citation
-// and NER features; columns names the declared extra columns.
-func (f featureSpec) tagger(columns []string) tagger.Features {
-	kind := tagger.Citation
-	if f.Kind == FeaturesNER {
-		kind = tagger.NER
-	}
-	return tagger.Features{
-		Kind: kind, Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons,
-		Columns: columns, MinCount: f.MinCount, Edges: f.Edges,
-	}
 }
 
 // key returns the first 16 hex digits of the SHA-256 of the spec's JSON

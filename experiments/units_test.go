@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 // validUnit returns a unit result as runUnit stores it.
 func validUnit() unitResult {
-	u := unitSpec{Schema: schemaVersion, Dataset: "synthetic", Task: TaskSequence, Trainer: "margin", C: 1, Split: 2, TrainFraction: 0.5, Phase: phaseTest}
+	u := unitSpec{Schema: schemaVersion, Dataset: "synthetic", Task: config.TaskSequence, Trainer: "margin", C: 1, Split: 2, TrainFraction: 0.5, Phase: phaseTest}
 	return unitResult{Key: u.key(), Spec: u, TrainSize: 20, EvalSize: 20, Metrics: map[string]float64{"token_error": 12.5, "span_f1": 80}, TrainSeconds: 0.1, Iterations: 3, Primal: 1, Dual: 0.9, Gap: 0.1, Version: "v1"}
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 // boundsCases are the same mistakes stated on the command line and in a
@@ -87,7 +87,7 @@ func TestBoundsSharedByFlagsAndConfigs(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.cli) || !errors.As(err, &ue) {
 				t.Errorf("repro %s: %v, want a usage error containing %q", strings.Join(args, " "), err, tc.cli)
 			}
-			_, err = experiments.ParseConfig([]byte(boundsConfig(tc.config)), "b.yaml")
+			_, err = config.Parse([]byte(boundsConfig(tc.config)), "b.yaml")
 			if err == nil || !strings.Contains(err.Error(), tc.cfgWant) {
 				t.Errorf("config %q: %v, want an error containing %q", tc.config, err, tc.cfgWant)
 			}

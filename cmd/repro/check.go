@@ -13,6 +13,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/golden"
 )
 
@@ -30,7 +31,7 @@ Flags:
 // with the golden file; a value outside its tolerance is an error.
 func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("check", flag.ContinueOnError)
-	config := flags.String("config", "configs/ci.yaml", "reduced experiment to run")
+	configPath := flags.String("config", "configs/ci.yaml", "reduced experiment to run")
 	goldenPath := flags.String("golden", "results/golden/ci.json", "golden values to compare with")
 	update := flags.Bool("update", false, "rewrite the golden file from this run instead of comparing")
 	all := flags.Bool("all", false, "list every compared value, not only those outside tolerance")
@@ -56,7 +57,7 @@ func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	default:
 		return fmt.Errorf("reading golden values: %w", err)
 	}
-	cfg, err := experiments.LoadConfig(*config)
+	cfg, err := config.Load(*configPath)
 	if err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	if *update {
-		g := golden.FromRuns(res.Runs, *config, version(), tolerances)
+		g := golden.FromRuns(res.Runs, *configPath, version(), tolerances)
 		b, err := g.Marshal()
 		if err != nil {
 			return err

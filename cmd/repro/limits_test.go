@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/internal/readlimit"
 )
 
@@ -22,7 +23,7 @@ func TestLimitsDoc(t *testing.T) {
 	bytesOf := func(n int) string { return fmt.Sprintf("%d bytes", n) }
 	want := map[string]string{
 		"config file":                  readlimit.Size(readlimit.ConfigBytes),
-		"config name":                  bytesOf(experiments.MaxNameBytes),
+		"config name":                  bytesOf(config.MaxNameBytes),
 		"unit file (`units/KEY.json`)": readlimit.Size(readlimit.UnitBytes),
 		"plan (`plan.jsonl`)":          readlimit.Size(readlimit.PlanBytes),
 		"one line of a plan":           readlimit.Size(experiments.PlanLineBytes),

@@ -14,12 +14,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	codeversion "github.com/maxmargin/repro/internal/version"
 	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	codeversion "github.com/maxmargin/repro/internal/version"
 )
 
 func main() {

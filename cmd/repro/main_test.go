@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 func TestRunDispatch(t *testing.T) {
@@ -213,7 +214,7 @@ func TestBinaryExitStatus(t *testing.T) {
 // run prints the size estimate first, and warns when the workers together
 // may exceed the memory limit (here set through the GOMEMLIMIT mechanism).
 func TestDescribeSize(t *testing.T) {
-	cfg, err := experiments.LoadConfig("../../configs/quickstart.yaml")
+	cfg, err := config.Load("../../configs/quickstart.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func TestDescribeSize(t *testing.T) {
 // load: the estimate says so instead of guessing Cora's.
 func TestDescribeSizeUnknownData(t *testing.T) {
 	t.Parallel()
-	cfg, err := experiments.LoadConfig("../../configs/parsing.yaml")
+	cfg, err := config.Load("../../configs/parsing.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

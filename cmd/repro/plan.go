@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 const planUsage = `Usage: repro plan [flags] CONFIG.yaml
@@ -53,8 +54,8 @@ func planCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // loadWithOptions loads a config and the options of a command that reads
 // its output directory (out, else results/<config name>) and data (dataDir,
 // else $REPRO_DATA, else ./data).
-func loadWithOptions(path, dataDir, out string) (*experiments.Config, experiments.Options, error) {
-	cfg, err := experiments.LoadConfig(path)
+func loadWithOptions(path, dataDir, out string) (*config.Config, experiments.Options, error) {
+	cfg, err := config.Load(path)
 	if err != nil {
 		return nil, experiments.Options{}, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/internal/cputime"
 )
 
@@ -74,7 +75,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *workers < 1 {
 		return usagef("--workers must be at least 1, got %d", *workers)
 	}
-	cfg, err := experiments.LoadConfig(args[0])
+	cfg, err := config.Load(args[0])
 	if err != nil {
 		return err
 	}
@@ -158,14 +159,14 @@ func formatSeconds(d time.Duration) string {
 // describeSize prints the config's size estimate before anything loads,
 // and warns when the workers together may need more memory than the
 // machine allows (the config check only guarantees that one unit fits).
-func describeSize(w io.Writer, cfg *experiments.Config, workers int) {
+func describeSize(w io.Writer, cfg *config.Config, workers int) {
 	e := cfg.Estimate()
 	cpu := ""
 	if e.MinTime >= time.Minute { // the bound is one pass per unit: only telling for huge runs
 		cpu = fmt.Sprintf(", at least %s of CPU time", e.MinTime.Round(time.Minute))
 	}
 	fmt.Fprintf(w, "repro: %s: %d units (estimated memory: %s%s)\n", cfg.File(), e.Units, unitMemory(e), cpu)
-	limit, source := experiments.MemoryLimit()
+	limit, source := config.MemoryLimit()
 	if need := e.DataBytes + float64(min(workers, e.Units))*e.UnitBytes; need > float64(limit) {
 		fmt.Fprintf(w, "repro: warning: %d workers may need up to %s together, over the %s limit of %s; consider --workers %d\n",
 			workers, formatMiB(need), source, formatMiB(float64(limit)), max(1, int((float64(limit)-e.DataBytes)/e.UnitBytes)))
@@ -174,7 +175,7 @@ func describeSize(w io.Writer, cfg *experiments.Config, workers int) {
 
 // unitMemory describes the estimate of one unit's memory, and which
 // datasets it cannot cover.
-func unitMemory(e experiments.Estimate) string {
+func unitMemory(e config.Estimate) string {
 	var parts []string
 	if e.UnitBytes > 0 {
 		parts = append(parts, "up to "+formatMiB(e.UnitBytes)+" per unit")

@@ -19,6 +19,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/internal/slurm"
 )
@@ -111,7 +112,7 @@ func slurmWith(ctx context.Context, args []string, stdout, stderr io.Writer, run
 			return err
 		}
 	}
-	cfg, err := experiments.LoadConfig(args[0])
+	cfg, err := config.Load(args[0])
 	if err != nil {
 		return err
 	}
@@ -172,7 +173,7 @@ func reproBinary(flagValue string) (string, error) {
 // slurmSubmit submits the units of plan that are not stored: one array per
 // stage (and per MaxTaskID+1 plan indices), the test array after the
 // validation array.
-func slurmSubmit(ctx context.Context, cfg *experiments.Config, opt experiments.Options, plan []experiments.PlannedUnit, stored []bool,
+func slurmSubmit(ctx context.Context, cfg *config.Config, opt experiments.Options, plan []experiments.PlannedUnit, stored []bool,
 	history []submission, s slurmSettings, runner slurm.Runner, stdout, stderr io.Writer) (err error) {
 	var queued []string
 	if !s.dryRun && len(history) > 0 {
@@ -325,7 +326,7 @@ func needsValidation(plan []experiments.PlannedUnit, tests []int, stored []bool)
 }
 
 // arrayFor describes the array running the plan units of chunk c.
-func arrayFor(cfg *experiments.Config, s slurmSettings, stage string, c slurm.Chunk, planPath, output string, after []string) slurm.Array {
+func arrayFor(cfg *config.Config, s slurmSettings, stage string, c slurm.Chunk, planPath, output string, after []string) slurm.Array {
 	what := "validation units (each trains on part of a split's training set and scores the rest)"
 	if stage == "test" {
 		what = "test units (each chooses C from its group's stored validation units, trains and scores the test set)"
@@ -409,7 +410,7 @@ func lastLine(path string) string {
 }
 
 // slurmCollect writes the outputs from a complete store, computing nothing.
-func slurmCollect(ctx context.Context, cfg *experiments.Config, opt experiments.Options, plan []experiments.PlannedUnit, stored []bool,
+func slurmCollect(ctx context.Context, cfg *config.Config, opt experiments.Options, plan []experiments.PlannedUnit, stored []bool,
 	history []submission, runner slurm.Runner, stderr io.Writer) error {
 	missing := 0
 	for _, ok := range stored {

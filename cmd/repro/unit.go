@@ -11,6 +11,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/experiments/config"
 )
 
 const unitUsage = `Usage: repro unit --plan FILE (--index N | --key K) [flags]
@@ -82,7 +83,7 @@ func unitCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	run := experiments.RunUnit
 	if *extension != 0 {
-		run = func(ctx context.Context, cfg *experiments.Config, plan []experiments.PlannedUnit, index int, opt experiments.Options) (experiments.UnitOutcome, error) {
+		run = func(ctx context.Context, cfg *config.Config, plan []experiments.PlannedUnit, index int, opt experiments.Options) (experiments.UnitOutcome, error) {
 			return experiments.RunGridExtension(ctx, cfg, plan, index, *extension, opt)
 		}
 	}

@@ -1,13 +1,13 @@
-package experiments_test
+package config_test
 
 import (
 	"fmt"
 
-	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/experiments/config"
 )
 
-func ExampleParseConfig() {
-	_, err := experiments.ParseConfig([]byte(`
+func ExampleParse() {
+	_, err := config.Parse([]byte(`
 datasets: [{name: cora}]
 trainers:
   - name: poslearn

@@ -1,4 +1,4 @@
-package experiments
+package config
 
 import (
 	"gopkg.in/yaml.v3"

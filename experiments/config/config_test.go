@@ -1,7 +1,6 @@
-package experiments
+package config
 
 import (
-	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
@@ -30,7 +29,7 @@ compare:
 
 func TestParseConfigValid(t *testing.T) {
 	t.Parallel()
-	cfg, err := ParseConfig([]byte(validConfig), "valid.yaml")
+	cfg, err := Parse([]byte(validConfig), "valid.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +43,7 @@ func TestParseConfigValid(t *testing.T) {
 
 func TestParseConfigNameDefaultsToFile(t *testing.T) {
 	t.Parallel()
-	cfg, err := ParseConfig([]byte(strings.Replace(validConfig, "name: t\n", "", 1)), "configs/my-exp.yaml")
+	cfg, err := Parse([]byte(strings.Replace(validConfig, "name: t\n", "", 1)), "configs/my-exp.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +145,7 @@ func TestParseConfigErrors(t *testing.T) {
 			if bad == validConfig {
 				t.Fatalf("replacement %q not found", tt.old)
 			}
-			_, err := ParseConfig([]byte(bad), "bad.yaml")
+			_, err := Parse([]byte(bad), "bad.yaml")
 			if err == nil {
 				t.Fatal("accepted")
 			}
@@ -155,9 +154,9 @@ func TestParseConfigErrors(t *testing.T) {
 					t.Errorf("error %q does not contain %q", err, want)
 				}
 			}
-			var ce *ConfigError
+			var ce *Error
 			if !errors.As(err, &ce) {
-				t.Errorf("error %T is not a *ConfigError", err)
+				t.Errorf("error %T is not a *Error", err)
 			}
 		})
 	}
@@ -187,7 +186,7 @@ paper:
     - {dataset: synthetic, task: segmentation, trainer: margin, span_f1: 0, segment_error: 17.7}
     - {dataset: synthetic, task: sequence, trainer: "beta=10", token_error: 100}
 `
-	cfg, err := ParseConfig([]byte(cfgText), "paper.yaml")
+	cfg, err := Parse([]byte(cfgText), "paper.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,13 +213,13 @@ paper:
 
 	// A labelled entry goes by its label only.
 	bad := strings.Replace(cfgText, `trainer: "beta=10"`, "trainer: entropy-margin", 1)
-	_, err = ParseConfig([]byte(bad), "paper.yaml")
+	_, err = Parse([]byte(bad), "paper.yaml")
 	if err == nil || !strings.Contains(err.Error(), "paper.yaml:12: paper.values[2].trainer: trainer \"entropy-margin\" is not among the config's trainers") {
 		t.Errorf("error %v, want one about entropy-margin at line 12", err)
 	}
 
 	// Without a paper block there is no reference.
-	plain, err := ParseConfig([]byte(validConfig), "valid.yaml")
+	plain, err := Parse([]byte(validConfig), "valid.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,11 +240,11 @@ func TestEditDistance(t *testing.T) {
 	}
 }
 
-// FuzzParseConfig: arbitrary bytes give a *ConfigError or a valid config
+// FuzzParseConfig: arbitrary bytes give a *Error or a valid config
 // whose run is plannable within bounds (and whose effective form parses
 // back), never a panic. The seed corpus holds the inputs that crashed or
 // ran away before (issue 14).
-func FuzzParseConfig(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	f.Add([]byte(validConfig))
 	f.Add([]byte(strictBase))
 	f.Add([]byte("datasets: [{name: cora}]\ntrainers: [{name: margin, C: [1]}]\n"))
@@ -268,11 +267,11 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("datasets: [{name: synthetic}]\ntrainers: [{name: margin, C: [1]}]\nfigures: [{name: f, x: beta, y: token_error}, {name: f, y: span_f1}]\ncompare: [[margin, margin]]\n"))
 	f.Add([]byte("a: &x [*x, *x]\nb: &y [*x, *x, *x, *x]\nc: [*y, *y, *y, *y]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := ParseConfig(data, "fuzz.yaml")
+		cfg, err := Parse(data, "fuzz.yaml")
 		if err != nil {
-			var ce *ConfigError
+			var ce *Error
 			if !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), "fuzz.yaml") {
-				t.Fatalf("error %q (%T) is not a ConfigError naming the file", err, err)
+				t.Fatalf("error %q (%T) is not a Error naming the file", err, err)
 			}
 			return
 		}
@@ -287,7 +286,7 @@ func FuzzParseConfig(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ParseConfig(eff, "fuzz.yaml"); err != nil {
+		if _, err := Parse(eff, "fuzz.yaml"); err != nil {
 			t.Fatalf("effective config of %q does not parse: %v\n%s", data, err, eff)
 		}
 	})
@@ -297,7 +296,7 @@ func FuzzParseConfig(f *testing.F) {
 // figures refer to the labels.
 func TestParseConfigLabels(t *testing.T) {
 	t.Parallel()
-	cfg, err := ParseConfig([]byte(`datasets: [{name: synthetic}]
+	cfg, err := Parse([]byte(`datasets: [{name: synthetic}]
 trainers:
   - {name: crf, C: [1]}
   - {name: entropy-margin, label: "beta=1", beta: 1, C: [1]}
@@ -324,14 +323,14 @@ figures:
 func TestParseConfigFigureEveryTask(t *testing.T) {
 	t.Parallel()
 	base := strings.Replace(validConfig, "splits:", "tasks: [sequence, segmentation]\nsplits:", 1)
-	cfg, err := ParseConfig([]byte(base+"figures:\n  - {name: f1, y: token_error}\n"), "multi.yaml")
+	cfg, err := Parse([]byte(base+"figures:\n  - {name: f1, y: token_error}\n"), "multi.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := cfg.Figures[0].Task; got != "" {
 		t.Errorf("figure task = %q, want empty (every task)", got)
 	}
-	single, err := ParseConfig([]byte(validConfig+"figures:\n  - {name: f1, y: token_error}\n"), "single.yaml")
+	single, err := Parse([]byte(validConfig+"figures:\n  - {name: f1, y: token_error}\n"), "single.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,40 +353,9 @@ func TestMulticlassConfigRules(t *testing.T) {
 		"datasets: [{name: m, format: libsvm, path: m.txt}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":  "",
 		"datasets: [{name: m, format: conll, path: m.txt, encoding: none, cost: [[0]]}]\ntasks: [sequence]\n": "datasets[0].cost",
 	} {
-		_, err := ParseConfig([]byte("name: m\n"+text+"trainers: [{name: perceptron}]\n"), "m.yaml")
+		_, err := Parse([]byte("name: m\n"+text+"trainers: [{name: perceptron}]\n"), "m.yaml")
 		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", text, err, want)
 		}
-	}
-}
-
-// decoder: ilp is for the sequence and parsing tasks; it enters the units'
-// keys (after curves) only when set, and exact is the default's key.
-func TestDecoderConfig(t *testing.T) {
-	t.Parallel()
-	base := "name: d\ndatasets: [{name: synthetic}]\ntrainers: [{name: perceptron}]\n"
-	keys := map[string]string{}
-	for text, want := range map[string]string{
-		"":                 "",
-		"decoder: exact\n": "",
-		"decoder: ilp\n":   "",
-		"decoder: ILP\n":   `unknown decoder "ILP" (known: exact, ilp)`,
-		"tasks: [sequence, segmentation]\ndecoder: ilp\n": "decoder ilp: the segmentation model has no ILP decoder",
-	} {
-		cfg, err := ParseConfig([]byte(base+text), "d.yaml")
-		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
-			t.Errorf("%q: error %v, want %q", text, err, want)
-		}
-		if err == nil {
-			u := unitSpec{Schema: schemaVersion, Trainer: "perceptron", Curves: true, Decoder: cfg.unitDecoder()}
-			keys[text] = u.key()
-			b, _ := json.Marshal(u)
-			if got := strings.Contains(string(b), `"curves":true,"decoder":"ilp"`); got != (cfg.Decoder == "ilp") {
-				t.Errorf("%q: key JSON %s", text, b)
-			}
-		}
-	}
-	if keys[""] != keys["decoder: exact\n"] || keys[""] == keys["decoder: ilp\n"] {
-		t.Errorf("keys %v: exact must be the default's, ilp another", keys)
 	}
 }

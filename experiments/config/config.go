@@ -1,4 +1,4 @@
-package experiments
+package config
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"path/filepath"
 	"reflect"
@@ -22,7 +23,9 @@ import (
 	"github.com/maxmargin/repro/internal/strictyaml"
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
-	tasklib "github.com/maxmargin/repro/tasks"
+	"github.com/maxmargin/repro/structpred"
+	"github.com/maxmargin/repro/tagger"
+	"github.com/maxmargin/repro/tasks"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -112,9 +115,13 @@ type DatasetSpec struct {
 	Cost [][]float64 `yaml:"cost,omitempty"`
 }
 
-// declaration returns the dataset's files and format: the built-in one for
+// LoadedSplitFile returns the splits of splits.kind file, read when the
+// config was resolved (nil for other kinds).
+func (c *Config) LoadedSplitFile() *datasets.SplitFile { return c.splitFile }
+
+// Declaration returns the dataset's files and format: the built-in one for
 // a bare built-in name, else the config's own.
-func (d DatasetSpec) declaration() datasets.Declaration {
+func (d DatasetSpec) Declaration() datasets.Declaration {
 	if b, ok := datasets.Builtin(d.Name); ok && !d.declares() {
 		b.Cost = d.Cost
 		return b
@@ -133,7 +140,7 @@ func (d DatasetSpec) declares() bool {
 }
 
 // SyntheticSpec overrides the built-in generator's defaults. After
-// [ParseConfig] every field holds the value the generator uses: what the
+// [Parse] every field holds the value the generator uses: what the
 // config set, else the default (see [datasets.DefaultSynthetic]).
 type SyntheticSpec struct {
 	Sequences int     `yaml:"sequences"`
@@ -188,25 +195,43 @@ type LossSpec struct {
 	Misclass  *float64 `yaml:"misclass,omitempty"`
 }
 
-// segmentLoss is a LossSpec with its defaults resolved, as unit keys hold it.
-type segmentLoss struct {
+// SegmentLoss is a LossSpec with its defaults resolved, as unit keys hold it.
+type SegmentLoss struct {
 	Precision float64 `json:"precision"`
 	Recall    float64 `json:"recall"`
 	Misclass  float64 `json:"misclass"`
 }
 
-// resolved returns the loss's penalties, or nil for the paper's (all 1),
+// Resolved returns the loss's penalties, or nil for the paper's (all 1),
 // so that spelling the default out leaves unit keys as they were.
-func (l *LossSpec) resolved() *segmentLoss {
+func (l *LossSpec) Resolved() *SegmentLoss {
 	if l == nil {
 		return nil
 	}
 	one := 1.0
-	r := segmentLoss{*cmp.Or(l.Precision, &one), *cmp.Or(l.Recall, &one), *cmp.Or(l.Misclass, &one)}
-	if r == (segmentLoss{1, 1, 1}) {
+	r := SegmentLoss{*cmp.Or(l.Precision, &one), *cmp.Or(l.Recall, &one), *cmp.Or(l.Misclass, &one)}
+	if r == (SegmentLoss{1, 1, 1}) {
 		return nil
 	}
 	return &r
+}
+
+// Of returns the loss over k labels: the paper's unit penalties (nil), or
+// the config's for every label.
+func (l *SegmentLoss) Of(k int) structpred.SegmentLoss {
+	loss := structpred.DefaultSegmentLoss(k)
+	if l == nil {
+		return loss
+	}
+	for a := range k {
+		loss.Precision[a], loss.Recall[a] = l.Precision, l.Recall
+		for b := range k {
+			if a != b {
+				loss.Misclass[a*k+b] = l.Misclass
+			}
+		}
+	}
+	return loss
 }
 
 // overriddenBy returns f with the settings o sets (a dataset's own
@@ -223,19 +248,19 @@ func (f FeatureSpec) overriddenBy(o *FeatureSpec) FeatureSpec {
 	return f
 }
 
-// resolved returns the settings a unit trains with, defaults filled in.
-func (f FeatureSpec) resolved() featureSpec {
-	fs := featureSpec{Window: features.DefaultOptions().Window, Affixes: features.DefaultOptions().Affixes, Edges: true}
+// Resolved returns the settings a unit trains with, defaults filled in.
+func (f FeatureSpec) Resolved() UnitFeatures {
+	fs := UnitFeatures{Window: features.DefaultOptions().Window, Affixes: features.DefaultOptions().Affixes, Edges: true}
 	switch f.Kind {
 	case FeaturesPixels:
-		fs = featureSpec{Kind: FeaturesPixels, Degree: f.Degree, Edges: true}
+		fs = UnitFeatures{Kind: FeaturesPixels, Degree: f.Degree, Edges: true}
 	case FeaturesNER:
 		d := features.DefaultNEROptions()
-		fs = featureSpec{Kind: FeaturesNER, Window: d.Window, Affixes: d.Affixes, Edges: true}
+		fs = UnitFeatures{Kind: FeaturesNER, Window: d.Window, Affixes: d.Affixes, Edges: true}
 	case FeaturesDependency:
-		fs = featureSpec{Kind: FeaturesDependency, Edges: true}
+		fs = UnitFeatures{Kind: FeaturesDependency, Edges: true}
 	case FeaturesGiven:
-		fs = featureSpec{Kind: FeaturesGiven, Edges: true}
+		fs = UnitFeatures{Kind: FeaturesGiven, Edges: true}
 	}
 	if f.MinCount != nil && *f.MinCount > 1 {
 		fs.MinCount = *f.MinCount
@@ -261,10 +286,111 @@ func (f FeatureSpec) resolved() featureSpec {
 	return fs
 }
 
-// featuresOf returns dataset i's features: the config's, with the
+// UnitFeatures is FeatureSpec with defaults resolved. Kind and Degree are
+// omitted for citation features, so those units keep their keys. Given
+// attributes (kind given) have no window or affixes: those stay 0.
+type UnitFeatures struct {
+	Kind    string `json:"kind,omitempty"`
+	Degree  int    `json:"degree,omitempty"`
+	Window  int    `json:"window"`
+	Affixes int    `json:"affixes"`
+	Edges   bool   `json:"edges"`
+	// NoLexicons drops the citation lexicon attributes; omitted when
+	// false, so units with lexicons keep their keys.
+	NoLexicons bool `json:"no_lexicons,omitempty"`
+	// MinCount is the attribute frequency cut-off (0 or 1: none).
+	MinCount int `json:"min_count,omitempty"`
+}
+
+// Tagger returns the settings as package tagger states them, for citation
+// and NER features; columns names the declared extra columns.
+func (f UnitFeatures) Tagger(columns []string) tagger.Features {
+	kind := tagger.Citation
+	if f.Kind == FeaturesNER {
+		kind = tagger.NER
+	}
+	return tagger.Features{
+		Kind: kind, Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons,
+		Columns: columns, MinCount: f.MinCount, Edges: f.Edges,
+	}
+}
+
+// FeaturesOf returns dataset i's features: the config's, with the
 // dataset's own settings on top.
-func (c *Config) featuresOf(i int) FeatureSpec {
+func (c *Config) FeaturesOf(i int) FeatureSpec {
 	return c.Features.overriddenBy(c.Datasets[i].Features)
+}
+
+// The tasks a config may name (package tasks has one place for each).
+const (
+	// TaskSequence labels every token with a linear-chain model (Sarawagi
+	// & Gupta, section 4.3.1): token error and span F1 (and on chunk-tagged
+	// corpora the token error in the file's label encoding).
+	TaskSequence = tasks.SequenceName
+	// TaskSegmentation labels whole segments with a semi-Markov model
+	// (section 4.3.2): token error on the induced labels, span F1 over
+	// exact segments, and the segment error (metrics.Counts.SegmentError).
+	TaskSegmentation = tasks.SegmentationName
+	// TaskParsing is unlabelled dependency parsing with a first-order
+	// model (section 4.3.3): the error is the share of words with a wrong
+	// head, punctuation included, as CoNLL-X scored it.
+	TaskParsing = tasks.ParsingName
+	// TaskMulticlass classifies feature vectors with the Crammer & Singer
+	// model and a cost matrix: error rate and average cost.
+	TaskMulticlass = tasks.MulticlassName
+)
+
+// KnownTasks lists the task names a config may use.
+func KnownTasks() []string {
+	var names []string
+	for _, t := range tasks.All() {
+		names = append(names, t.Name())
+	}
+	slices.Sort(names)
+	return names
+}
+
+// KnownTrainers lists the trainer names a config may use.
+func KnownTrainers() []string {
+	return trainers.Names()
+}
+
+// KnownDatasets lists the dataset names a config may use.
+func KnownDatasets() []string { return datasets.BuiltinNames() }
+
+// UnsupportedPairs returns the (trainer, task) pairs that are not run. A
+// trainer that serves none of the tasks is a mistake; one that serves some
+// is skipped for the others, which show as "-" in the table (as in the
+// paper, where slack scaling has no dependency-parsing cell).
+func (cfg *Config) UnsupportedPairs(log io.Writer) (map[[2]string]bool, error) {
+	unsupported := map[[2]string]bool{}
+	for i, t := range cfg.Trainers {
+		var reasons []string
+		for _, name := range cfg.Tasks {
+			if err := supports(name, t); err != nil {
+				unsupported[[2]string{t.Name, name}] = true
+				reasons = append(reasons, fmt.Sprintf("trainer %q cannot serve task %q: %v", t.Name, name, err))
+			}
+		}
+		switch {
+		case len(reasons) == len(cfg.Tasks):
+			return nil, cfg.errorf(cfg.line("trainers", i, "name"), "trainers.name", "%s", strings.Join(reasons, "; "))
+		case len(reasons) > 0 && log != nil:
+			for _, r := range reasons {
+				fmt.Fprintf(log, "repro: %s:%d: %s; skipped, shown as \"-\"\n", cfg.file, cfg.line("trainers", i, "name"), r)
+			}
+		}
+	}
+	return unsupported, nil
+}
+
+// supports reports whether task runs trainer t (package tasks decides).
+func supports(task string, t TrainerSpec) error {
+	tk, err := tasks.Lookup(task)
+	if err != nil {
+		return err
+	}
+	return tk.Supports(t.Name, t.Values())
 }
 
 // Feature kinds.
@@ -336,15 +462,15 @@ func (TrainerParams) InlineKeys() map[string]any {
 				continue
 			}
 			if _, seen := out[p.Key]; !seen {
-				out[p.Key] = zeroOfKind(p.Kind)
+				out[p.Key] = ZeroOfKind(p.Kind)
 			}
 		}
 	}
 	return out
 }
 
-// zeroOfKind is the Go zero value a param of kind decodes into.
-func zeroOfKind(kind string) any {
+// ZeroOfKind is the Go zero value a param of kind decodes into.
+func ZeroOfKind(kind string) any {
 	switch kind {
 	case "float":
 		return 0.0
@@ -358,9 +484,9 @@ func zeroOfKind(kind string) any {
 	return ""
 }
 
-// values returns the params the entry states, as the registry takes them
+// Values returns the params the entry states, as the registry takes them
 // (a copy: the caller may add C).
-func (t TrainerSpec) values() trainers.Values {
+func (t TrainerSpec) Values() trainers.Values {
 	v := make(trainers.Values, len(t.Params)+1)
 	for k, x := range t.Params {
 		v[k] = x
@@ -381,8 +507,8 @@ type GridSpec struct {
 // defaultGridSteps bounds grid extension when max_steps is unset.
 const defaultGridSteps = 3
 
-// steps returns the number of decades the grid may grow per side (0: none).
-func (g *GridSpec) steps() int {
+// Steps returns the number of decades the grid may grow per side (0: none).
+func (g *GridSpec) Steps() int {
 	switch {
 	case g == nil || !g.Extend:
 		return 0
@@ -447,8 +573,8 @@ func (v PaperValueSpec) metrics() map[string]float64 {
 	return out
 }
 
-// selectBy is the metric that chooses C for task.
-func (c *Config) selectBy(task string) string {
+// SelectionMetric is the metric that chooses C for task.
+func (c *Config) SelectionMetric(task string) string {
 	if c.SelectBy != "" {
 		return c.SelectBy
 	}
@@ -457,7 +583,7 @@ func (c *Config) selectBy(task string) string {
 
 // checkSelectBy refuses a select_by that is no metric, or one a task of
 // the config does not report.
-func (c *Config) checkSelectBy() error {
+func (c *Config) checkSelectionMetric() error {
 	if c.SelectBy == "" {
 		return nil
 	}
@@ -481,19 +607,19 @@ func (t TrainerSpec) Display() string {
 	return t.Name
 }
 
-// ConfigError is a problem in a config file, located by line and field.
-type ConfigError = strictyaml.Error
+// Error is a problem in a config file, located by line and field.
+type Error = strictyaml.Error
 
-// LoadConfig reads and validates a config file.
-func LoadConfig(path string) (*Config, error) {
+// Load reads and validates a config file.
+func Load(path string) (*Config, error) {
 	data, err := readlimit.ReadFile(context.Background(), path, readlimit.ConfigBytes, "config")
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
-	return ParseConfig(data, path)
+	return Parse(data, path)
 }
 
-// ParseConfig decodes and validates a config; file names it in errors and,
+// Parse decodes and validates a config; file names it in errors and,
 // when the config has no name, gives it one (the file's base name).
 //
 // Decoding is strict: an unknown or repeated key, a value of the wrong type
@@ -501,13 +627,13 @@ func LoadConfig(path string) (*Config, error) {
 // errors naming the file, line and field; only a key that is absent takes
 // its default, so `count: 0` is an error, not 10 splits. The config's size
 // is bounded too: see [Config.Estimate].
-func ParseConfig(data []byte, file string) (*Config, error) {
+func Parse(data []byte, file string) (*Config, error) {
 	root, err := parseYAML(data, file)
 	if err != nil {
 		return nil, err
 	}
 	if top := root.Content[0]; top.Kind != yaml.MappingNode {
-		return nil, &ConfigError{File: file, Line: top.Line, Msg: fmt.Sprintf("expected a mapping of settings (datasets:, trainers:, ...), found %s", nodeKindName(top))}
+		return nil, &Error{File: file, Line: top.Line, Msg: fmt.Sprintf("expected a mapping of settings (datasets:, trainers:, ...), found %s", nodeKindName(top))}
 	}
 	cfg := &Config{file: file, root: root}
 	if err := decodeConfig(root, cfg); err != nil {
@@ -658,7 +784,7 @@ func (s *SyntheticSpec) Generator() datasets.SyntheticConfig {
 const datasetSynthetic = "synthetic"
 
 func (c *Config) errorf(line int, field, format string, args ...any) error {
-	return &ConfigError{File: c.file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: c.file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
 // at is a path into the config: string elements are mapping keys, int
@@ -682,7 +808,7 @@ func (p at) field() string {
 	return b.String()
 }
 
-// fail returns a ConfigError at path p: its line (or its nearest written
+// fail returns a Error at path p: its line (or its nearest written
 // ancestor's) and its field name.
 func (c *Config) fail(p at, format string, args ...any) error {
 	return c.errorf(c.line(p...), p.field(), format, args...)
@@ -720,7 +846,7 @@ func (c *Config) validate() error {
 	if err := c.validateDecoder(); err != nil {
 		return err
 	}
-	if err := c.checkSelectBy(); err != nil {
+	if err := c.checkSelectionMetric(); err != nil {
 		return err
 	}
 	if err := c.validateCompare(); err != nil {
@@ -734,7 +860,7 @@ func (c *Config) validate() error {
 	// The report package's own check, in case it knows a rule this file
 	// does not; its messages have no line.
 	if err := c.ReportSpec().Validate(); err != nil {
-		return &ConfigError{File: c.file, Msg: err.Error()}
+		return &Error{File: c.file, Msg: err.Error()}
 	}
 	return nil
 }
@@ -778,7 +904,7 @@ func (c *Config) validateData() error {
 				return c.fail(at{"datasets", i, "format"}, "a declared dataset needs its format (known: %s)", strings.Join(datasets.Formats(), ", "))
 			}
 			var fe *datasets.FieldError
-			if err := d.declaration().Check(); errors.As(err, &fe) {
+			if err := d.Declaration().Check(); errors.As(err, &fe) {
 				field := fe.Field
 				if !c.has("datasets", i, field) {
 					field = "format"
@@ -854,7 +980,7 @@ func (c *Config) validateSplits() error {
 	}
 	if s.Kind == SplitFixed {
 		for i, d := range c.Datasets {
-			if d.Synthetic != nil || !d.declaration().Fixed() {
+			if d.Synthetic != nil || !d.Declaration().Fixed() {
 				return c.fail(at{"datasets", i, "name"}, "splits.kind fixed needs a dataset with train and test files (e.g. conll2003, or train:/test: in the entry), not %q", d.Name)
 			}
 		}
@@ -887,7 +1013,7 @@ func (c *Config) validateSplitFile() error {
 		return c.fail(at{"splits", "validation_fraction"}, "must be in (0, 1), got %v", s.ValidationFraction)
 	}
 	for i, d := range c.Datasets {
-		if d.Synthetic == nil && d.declaration().Fixed() {
+		if d.Synthetic == nil && d.Declaration().Fixed() {
 			return c.fail(at{"datasets", i, "name"}, "a split file names the sequences of one file; dataset %q has fixed train/test files (use path, or splits.kind %s)", d.Name, SplitFixed)
 		}
 	}
@@ -903,9 +1029,9 @@ func (c *Config) validateDecoder() error {
 	switch c.Decoder {
 	case "", decoderExact:
 		return nil
-	case tasklib.DecoderILP:
+	case tasks.DecoderILP:
 	default:
-		return c.fail(at{"decoder"}, "unknown decoder %q (known: %s, %s)", c.Decoder, decoderExact, tasklib.DecoderILP)
+		return c.fail(at{"decoder"}, "unknown decoder %q (known: %s, %s)", c.Decoder, decoderExact, tasks.DecoderILP)
 	}
 	for i, task := range c.Tasks {
 		if task != TaskSequence && task != TaskParsing {
@@ -915,8 +1041,8 @@ func (c *Config) validateDecoder() error {
 	return nil
 }
 
-// unitDecoder is the decoder as units hold it: empty for the exact one.
-func (c *Config) unitDecoder() string {
+// UnitDecoder is the decoder as units hold it: empty for the exact one.
+func (c *Config) UnitDecoder() string {
 	if c.Decoder == decoderExact {
 		return ""
 	}
@@ -935,7 +1061,7 @@ func (c *Config) validateLoss() error {
 			return c.fail(at{"loss", key}, "must be in [0, 1e6], got %v", *v)
 		}
 	}
-	if r := c.Loss.resolved(); r != nil && r.Precision+r.Recall == 0 {
+	if r := c.Loss.Resolved(); r != nil && r.Precision+r.Recall == 0 {
 		return c.fail(at{"loss"}, "precision and recall penalties are both 0: no segmentation would cost anything")
 	}
 	return nil
@@ -964,10 +1090,10 @@ func (c *Config) validateFeatures() error {
 		return c.fail(at{"features", templateKey(f)}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
 	}
 	for i, d := range c.Datasets {
-		if treebank := d.Synthetic == nil && d.declaration().Format == datasets.FormatCoNLLU; treebank != (f.Kind == FeaturesDependency) {
+		if treebank := d.Synthetic == nil && d.Declaration().Format == datasets.FormatCoNLLU; treebank != (f.Kind == FeaturesDependency) {
 			return c.fail(at{"datasets", i}, "dataset %q: treebanks (format %s) go with the parsing task and features.kind %s, and only they do", d.Name, datasets.FormatCoNLLU, FeaturesDependency)
 		}
-		decl := d.declaration()
+		decl := d.Declaration()
 		vectors := d.Synthetic == nil && decl.Vectorial()
 		if d.Cost != nil && !vectors {
 			return c.fail(at{"datasets", i, "cost"}, "a cost matrix applies to feature vectors (format %s, blobs) only", datasets.FormatLibSVM)
@@ -1107,7 +1233,7 @@ func (c *Config) validateParams(i int, t TrainerSpec) error {
 	if err != nil {
 		return c.fail(at{"trainers", i, "name"}, "%v", err)
 	}
-	v := t.values()
+	v := t.Values()
 	if _, ok := spec.Param(trainers.ParamC); ok && len(t.C) > 0 {
 		v[trainers.ParamC] = t.C[0]
 	}
@@ -1227,7 +1353,7 @@ func (c *Config) validateFigureTask(i int, f FigureSpec) error {
 		if j < 0 {
 			return c.fail(at{"figures", i, "baseline"}, "trainer %q is not among the config's trainers%s", f.Baseline, suggest(f.Baseline, trainerNames(c.Trainers)))
 		}
-		if err := tasks()[f.Task].Supports(c.Trainers[j]); err != nil {
+		if err := supports(f.Task, c.Trainers[j]); err != nil {
 			return c.fail(at{"figures", i, "baseline"}, "trainer %q does not run on task %q: %v", f.Baseline, f.Task, err)
 		}
 	}
@@ -1241,7 +1367,7 @@ func (c *Config) validateFigureLines(i int, f FigureSpec) error {
 	seen := map[[2]string]int{}
 	lines := 0
 	for j, t := range c.Trainers {
-		if t.Display() == f.Baseline || tasks()[f.Task].Supports(t) != nil {
+		if t.Display() == f.Baseline || supports(f.Task, t) != nil {
 			continue
 		}
 		if f.X != report.XBeta {
@@ -1420,7 +1546,7 @@ func (c *Config) line(path ...any) int {
 // Effective returns the config as YAML with every default resolved: what a
 // run actually uses, where the config file shows only what was typed. A
 // header comment names the source file. The result parses back (with
-// [ParseConfig]) to the same settings.
+// [Parse]) to the same settings.
 func (c *Config) Effective() ([]byte, error) {
 	e := *c
 	e.Datasets = slices.Clone(c.Datasets)
@@ -1511,7 +1637,7 @@ func (t TrainerSpec) resolved() (trainers.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	all, err := trainers.Resolve(t.Name, t.values())
+	all, err := trainers.Resolve(t.Name, t.Values())
 	if err != nil {
 		return nil, err
 	}
@@ -1578,4 +1704,26 @@ func (t TrainerSpec) MarshalYAML() (any, error) {
 		}
 	}
 	return n, nil
+}
+
+// UnitParams splits the entry's resolved params into those that identify a
+// unit's result (its key) and the execution params, which do not.
+func (t TrainerSpec) UnitParams() (key, execution trainers.Values, err error) {
+	spec, err := trainers.SpecOf(t.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := t.resolved()
+	if err != nil {
+		return nil, nil, err
+	}
+	key, execution = trainers.Values{}, trainers.Values{}
+	for k, x := range all {
+		if p, _ := spec.Param(k); p.Execution {
+			execution[k] = x
+		} else {
+			key[k] = x
+		}
+	}
+	return key, execution, nil
 }

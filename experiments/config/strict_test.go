@@ -1,4 +1,4 @@
-package experiments
+package config
 
 import (
 	"errors"
@@ -39,10 +39,10 @@ compare:
 // An explicit invalid value is an error at its file, line and field, never
 // a silent default; so are types that do not fit, names that refer to
 // nothing, and settings that would be ignored. Each case must fail before
-// any training, inside ParseConfig.
+// any training, inside Parse.
 func TestParseConfigStrict(t *testing.T) {
 	t.Parallel()
-	if _, err := ParseConfig([]byte(strictBase), "s.yaml"); err != nil {
+	if _, err := Parse([]byte(strictBase), "s.yaml"); err != nil {
 		t.Fatalf("base config rejected: %v", err)
 	}
 	tests := []struct {
@@ -122,16 +122,16 @@ func TestParseConfigStrict(t *testing.T) {
 			if bad == text {
 				t.Fatalf("replacement %q not found", tt.old)
 			}
-			_, err := ParseConfig([]byte(bad), "s.yaml")
+			_, err := Parse([]byte(bad), "s.yaml")
 			if err == nil {
 				t.Fatalf("accepted:\n%s", bad)
 			}
 			if !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("error\n  %v\nwant it to start with\n  %s", err, tt.want)
 			}
-			var ce *ConfigError
+			var ce *Error
 			if !errors.As(err, &ce) {
-				t.Errorf("error %T is not a *ConfigError", err)
+				t.Errorf("error %T is not a *Error", err)
 			}
 		})
 	}
@@ -141,7 +141,7 @@ func TestParseConfigStrict(t *testing.T) {
 // where it equals the zero value (noise: 0 is a noiseless generator).
 func TestParseConfigZeroIsNotUnset(t *testing.T) {
 	t.Parallel()
-	cfg, err := ParseConfig([]byte("datasets: [{name: synthetic, synthetic: {noise: 0, stay: 0}}]\ntrainers: [{name: perceptron}]\n"), "z.yaml")
+	cfg, err := Parse([]byte("datasets: [{name: synthetic, synthetic: {noise: 0, stay: 0}}]\ntrainers: [{name: perceptron}]\n"), "z.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestParseConfigSyntax(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := ParseConfig([]byte(tt.text), "e.yaml")
+			_, err := Parse([]byte(tt.text), "e.yaml")
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("error %v, want one starting %q", err, tt.want)
 			}
@@ -201,7 +201,7 @@ func TestParseConfigSizeBounds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := ParseConfig([]byte(tt.text), "b.yaml")
+			_, err := Parse([]byte(tt.text), "b.yaml")
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Fatalf("error %v, want one starting %q", err, tt.want)
 			}
@@ -216,12 +216,12 @@ func TestParseConfigSizeBounds(t *testing.T) {
 // effective form parses back to the same settings.
 func TestCommittedConfigs(t *testing.T) {
 	t.Parallel()
-	paths, err := filepath.Glob("../configs/*.yaml")
+	paths, err := filepath.Glob("../../configs/*.yaml")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no configs: %v", err)
 	}
 	for _, path := range paths {
-		cfg, err := LoadConfig(path)
+		cfg, err := Load(path)
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
@@ -244,7 +244,7 @@ func checkEffective(t *testing.T, cfg *Config) {
 	if !strings.HasPrefix(string(eff), "# The effective config of "+cfg.File()) {
 		t.Errorf("%s: effective config lacks the source header:\n%s", cfg.File(), eff)
 	}
-	again, err := ParseConfig(eff, cfg.File())
+	again, err := Parse(eff, cfg.File())
 	if err != nil {
 		t.Fatalf("%s: the effective config does not parse: %v\n%s", cfg.File(), err, eff)
 	}
@@ -260,7 +260,7 @@ func checkEffective(t *testing.T, cfg *Config) {
 // The effective config shows the defaults a run uses, not what was typed.
 func TestEffective(t *testing.T) {
 	t.Parallel()
-	cfg, err := ParseConfig([]byte(strictBase), "configs/s.yaml")
+	cfg, err := Parse([]byte(strictBase), "configs/s.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestEffective(t *testing.T) {
 // The config example in docs/config.md is a valid config.
 func TestConfigDocsExample(t *testing.T) {
 	t.Parallel()
-	doc, err := os.ReadFile("../docs/config.md")
+	doc, err := os.ReadFile("../../docs/config.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +301,7 @@ func TestConfigDocsExample(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatal("docs/config.md's Example section has no yaml block")
 	}
-	if _, err := ParseConfig([]byte(example), "docs/config.md"); err != nil {
+	if _, err := Parse([]byte(example), "docs/config.md"); err != nil {
 		t.Errorf("docs/config.md's config example: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package experiments
+package config
 
 import (
 	"bufio"
@@ -126,7 +126,7 @@ func syntheticAttrsPerToken(c *Config) int {
 }
 
 // Estimate computes the size of the run the config declares (see
-// [Estimate]). ParseConfig refuses a config whose single unit does not fit;
+// [Estimate]). Parse refuses a config whose single unit does not fit;
 // `repro run` warns when UnitBytes times its workers does not.
 func (c *Config) Estimate() Estimate {
 	var e Estimate
