@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -38,11 +39,11 @@ func TestSlackCriterionReachesUnits(t *testing.T) {
 	}
 	keys := map[string][]string{}
 	for _, p := range plan {
-		if p.Phase != phaseValidate {
+		if p.Phase != store.PhaseValidate {
 			continue
 		}
 		keys[p.Label] = append(keys[p.Label], p.Key)
-		v, err := p.Spec.trainerParams()
+		v, err := p.Spec.TrainerParams()
 		if err != nil {
 			t.Fatal(err)
 		}

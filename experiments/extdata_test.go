@@ -14,6 +14,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/report"
 )
 
@@ -130,11 +131,11 @@ func TestRunAttributeFileWithSplitFile(t *testing.T) {
 	}
 	validation := 0
 	for _, f := range units {
-		u, _, err := unitCache{dir: filepath.Dir(f)}.load(strings.TrimSuffix(filepath.Base(f), ".json"))
+		u, _, err := store.Cache{Dir: filepath.Dir(f)}.Load(strings.TrimSuffix(filepath.Base(f), ".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u.Spec.Phase != phaseValidate {
+		if u.Spec.Phase != store.PhaseValidate {
 			continue
 		}
 		validation++
@@ -176,7 +177,7 @@ trainers:
 		}
 		var out []string
 		for _, p := range plan {
-			out = append(out, fmt.Sprintf("%d %s %s", p.Spec.Split, p.Phase, p.Spec.key()))
+			out = append(out, fmt.Sprintf("%d %s %s", p.Spec.Split, p.Phase, p.Spec.Key()))
 		}
 		return out, plan, cfg
 	}
@@ -255,7 +256,7 @@ func TestSplitFileAndGivenFeatureErrors(t *testing.T) {
 // Unit keys are content addresses of cached results: these are the keys of
 // configs/quickstart.yaml (and, with the data, configs/ci.yaml) at the
 // commit before split files and given attributes existed. A change that
-// moves them must bump schemaVersion on purpose.
+// moves them must bump store.SchemaVersion on purpose.
 func TestUnitKeysPinned(t *testing.T) {
 	t.Parallel()
 	pinned := map[string]string{

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/report"
 )
 
@@ -126,7 +127,7 @@ compare:
 				if err := json.Unmarshal(b, &u); err != nil {
 					t.Fatal(err)
 				}
-				if u.Spec.Phase == phaseValidate {
+				if u.Spec.Phase == store.PhaseValidate {
 					if u.Outcomes != nil {
 						t.Error("a validation unit kept outcomes")
 					}
@@ -208,7 +209,7 @@ trainers:
 		}
 	}
 	r := &runner{cfg: cfg, data: prepared}
-	units, err := r.plan(context.Background(), phaseTest, nil)
+	units, err := r.plan(context.Background(), store.PhaseTest, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 )
 
 // The config's segmentation loss reaches the segmentation units (their keys
@@ -22,7 +23,7 @@ func TestConfigLossReachesSegmentationModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := &runner{cfg: cfg, data: prepared}
-		units, err := r.plan(context.Background(), phaseValidate, nil)
+		units, err := r.plan(context.Background(), store.PhaseValidate, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +39,7 @@ func TestConfigLossReachesSegmentationModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res.Key = u.key()
+			res.Key = u.Key()
 			out[u.Task] = res
 		}
 		return out

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/metrics"
 )
 
@@ -12,7 +13,7 @@ import (
 // is each task's (token error), which chooses as selection always did.
 func TestSelectParamsBy(t *testing.T) {
 	t.Parallel()
-	u := unitSpec{Dataset: "d", Task: config.TaskSequence, Trainer: "margin", Phase: phaseValidate}
+	u := unitSpec{Dataset: "d", Task: config.TaskSequence, Trainer: "margin", Phase: store.PhaseValidate}
 	var units []unitSpec
 	results := map[int]unitResult{}
 	for i, v := range []struct{ c, tok, f1 float64 }{{0.1, 10, 80}, {1, 8, 79}, {10, 8, 85}} {

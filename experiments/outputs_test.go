@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -40,11 +41,11 @@ func unitPath(t *testing.T, dir, trainer string, split int) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, _, err := decodeUnit(b, strings.TrimSuffix(filepath.Base(p), ".json"))
+		res, _, err := store.Decode(b, strings.TrimSuffix(filepath.Base(p), ".json"))
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		if res.Spec.Trainer == trainer && res.Spec.Split == split && res.Spec.Phase == phaseTest {
+		if res.Spec.Trainer == trainer && res.Spec.Split == split && res.Spec.Phase == store.PhaseTest {
 			return p
 		}
 	}
@@ -156,7 +157,7 @@ func TestPrepareAndPlanObeyCancellation(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &runner{cfg: cfg, data: data}
-	if _, err := r.plan(ctx, phaseValidate, nil); !errors.Is(err, context.Canceled) {
+	if _, err := r.plan(ctx, store.PhaseValidate, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("plan: err = %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 )
 
 // writeConfig writes text to path and loads it.
@@ -40,13 +41,13 @@ func TestRunRefusesAnotherConfigWithTheSameName(t *testing.T) {
 	if _, err := Run(context.Background(), cfg, Options{OutDir: out, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	readOwnerFile := func() dirOwner {
+	readOwnerFile := func() store.Owner {
 		t.Helper()
-		b, err := os.ReadFile(filepath.Join(out, ownerFile))
+		b, err := os.ReadFile(filepath.Join(out, store.OwnerFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var o dirOwner
+		var o store.Owner
 		if err := json.Unmarshal(b, &o); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/report"
 )
 
@@ -31,7 +32,7 @@ func (r *runner) parts(u unitSpec) (train, eval []int, err error) {
 		return nil, nil, err
 	}
 	train, eval = split.Train, split.Test
-	if u.Phase == phaseValidate {
+	if u.Phase == store.PhaseValidate {
 		// A corpus with a development part chooses on it; any other holds
 		// out part of the training set.
 		if len(dev) > 0 {
@@ -69,7 +70,7 @@ func (r *runner) checkParts(phases ...[]unitSpec) error {
 				continue
 			}
 			what := "test"
-			if u.Phase == phaseValidate {
+			if u.Phase == store.PhaseValidate {
 				what = fmt.Sprintf("validate (validation_fraction %g of the training part)", u.ValidationFraction)
 			}
 			return fmt.Errorf("%s: dataset %q has %d sequences: split %d with train_fraction %g leaves %d to train on and %d to %s; every unit needs at least one of each: give the dataset more sequences, or change splits.train_fractions",
@@ -81,7 +82,7 @@ func (r *runner) checkParts(phases ...[]unitSpec) error {
 
 // outputNames are files a run writes into its output directory (and into
 // PartialDir) whatever the config: none may be the config itself.
-var outputNames = []string{"config.yaml", report.RunsFile, "report.json", "index.html", CostFile}
+var outputNames = []string{"config.yaml", report.RunsFile, "report.json", "index.html", store.CostFile}
 
 // checkConfigNotOutput refuses a run whose outputs would replace its own
 // config file (repro run --out DIR DIR/config.yaml would overwrite the

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/trainers"
@@ -94,7 +95,7 @@ func openRunner(ctx context.Context, cfg *config.Config, opt Options, train unit
 	if err != nil {
 		return nil, err
 	}
-	r := newRunner(cfg, opt, unitCache{dir: filepath.Join(opt.OutDir, "units")}, train, unsupported)
+	r := newRunner(cfg, opt, store.Cache{Dir: filepath.Join(opt.OutDir, "units")}, train, unsupported)
 	r.prog = &progress{w: opt.Progress} // warnings only: no status line
 	if r.data, err = load(ctx, cfg, opt, false); err != nil {
 		return nil, err
@@ -106,11 +107,11 @@ func openRunner(ctx context.Context, cfg *config.Config, opt Options, train unit
 // per selection group, each test unit depending on its group's validation
 // units.
 func (r *runner) planAll(ctx context.Context) ([]PlannedUnit, error) {
-	validation, err := r.plan(ctx, phaseValidate, nil)
+	validation, err := r.plan(ctx, store.PhaseValidate, nil)
 	if err != nil {
 		return nil, err
 	}
-	tests, err := r.plan(ctx, phaseTest, anyChoice(validation))
+	tests, err := r.plan(ctx, store.PhaseTest, anyChoice(validation))
 	if err != nil {
 		return nil, err
 	}
@@ -124,11 +125,11 @@ func (r *runner) planAll(ctx context.Context) ([]PlannedUnit, error) {
 	byGroup := map[string][]int{}
 	var out []PlannedUnit
 	add := func(u unitSpec, deps []int) {
-		p := PlannedUnit{Index: len(out), Phase: u.Phase, Key: u.key(), Group: groupOf(u), Config: cfgPath, ConfigSHA256: sum, Spec: u, DependsOn: deps}
+		p := PlannedUnit{Index: len(out), Phase: u.Phase, Key: u.Key(), Group: groupOf(u), Config: cfgPath, ConfigSHA256: sum, Spec: u, DependsOn: deps}
 		if u.Label != u.Trainer {
 			p.Label = u.Label
 		}
-		if n := u.threads(); n > 1 {
+		if n := u.Threads(); n > 1 {
 			p.Threads = n
 		}
 		if len(deps) > 0 {
@@ -153,7 +154,7 @@ func (r *runner) configRef() (path, sum string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("a plan needs its config file: %w", err)
 	}
-	o, err := ownerOf(r.opt.OutDir, r.cfg, src)
+	o, err := store.OwnerOf(r.opt.OutDir, r.cfg, src)
 	if err != nil {
 		return "", "", err
 	}
@@ -278,7 +279,7 @@ func RunUnit(ctx context.Context, cfg *config.Config, plan []PlannedUnit, index 
 // store.
 func RunGridExtension(ctx context.Context, cfg *config.Config, plan []PlannedUnit, index int, c float64, opt Options) (UnitOutcome, error) {
 	return runPlanned(ctx, cfg, plan, index, opt, func(r *runner, p PlannedUnit) (unitSpec, int, error) {
-		if p.Phase != phaseTest || !p.CFromValidation {
+		if p.Phase != store.PhaseTest || !p.CFromValidation {
 			return unitSpec{}, 0, fmt.Errorf("unit %d is not a test unit whose C validation chooses, so it has no grid extensions", index)
 		}
 		return r.nextExtension(plan, p, c)
@@ -296,7 +297,7 @@ func runPlanned(ctx context.Context, cfg *config.Config, plan []PlannedUnit, ind
 	if err != nil {
 		return UnitOutcome{}, err
 	}
-	if err := r.cache.preflight(); err != nil {
+	if err := r.cache.Preflight(); err != nil {
 		return UnitOutcome{}, err
 	}
 	if err := r.checkPlan(ctx, plan, index); err != nil {
@@ -309,8 +310,8 @@ func runPlanned(ctx context.Context, cfg *config.Config, plan []PlannedUnit, ind
 		return UnitOutcome{}, err
 	}
 	out.Extensions = extensions
-	out.Key, out.Name = u.key(), describe(u)
-	if _, _, err := r.cache.load(out.Key); err == nil && !opt.Force {
+	out.Key, out.Name = u.Key(), describe(u)
+	if _, _, err := r.cache.Load(out.Key); err == nil && !opt.Force {
 		out.Cached = true
 		return out, nil
 	}
@@ -334,7 +335,7 @@ func (r *runner) nextExtension(plan []PlannedUnit, p PlannedUnit, c float64) (un
 			return unitSpec{}, 0, fmt.Errorf("validation of %s chooses a C inside its grid: no grid extension (C = %g) to run", p.Group, c)
 		}
 		next := extra[0]
-		res, _, err := r.cache.load(next.key())
+		res, _, err := r.cache.Load(next.Key())
 		switch {
 		case err == nil && next.C != c:
 			results[len(units)] = res
@@ -403,7 +404,7 @@ func (r *runner) chooseC(ctx context.Context, plan []PlannedUnit, p PlannedUnit)
 			if computed {
 				extensions++
 			}
-			res, _, err := r.cache.load(u.key())
+			res, _, err := r.cache.Load(u.Key())
 			if err != nil {
 				return 0, extensions, err
 			}
@@ -427,9 +428,9 @@ func (r *runner) loadValidation(plan []PlannedUnit, p PlannedUnit) ([]unitSpec, 
 	var missing []string
 	for _, i := range p.DependsOn {
 		d := plan[i]
-		res, _, err := r.cache.load(d.Key)
+		res, _, err := r.cache.Load(d.Key)
 		if err != nil {
-			missing = append(missing, fmt.Sprintf("%d (%s: %v)", i, r.cache.path(d.Key), err))
+			missing = append(missing, fmt.Sprintf("%d (%s: %v)", i, r.cache.Path(d.Key), err))
 			continue
 		}
 		results[len(units)] = res
@@ -444,7 +445,7 @@ func (r *runner) loadValidation(plan []PlannedUnit, p PlannedUnit) ([]unitSpec, 
 // ensure puts u in the store unless it is there, and reports whether it
 // computed u (rather than found it, or reused another worker's result).
 func (r *runner) ensure(ctx context.Context, u unitSpec) (computed bool, err error) {
-	if _, _, err := r.cache.load(u.key()); err == nil {
+	if _, _, err := r.cache.Load(u.Key()); err == nil {
 		return false, nil
 	}
 	reused, err := r.claimAndRun(ctx, u)
@@ -457,7 +458,7 @@ func DescribePlan(plan []PlannedUnit) string {
 	for _, p := range plan {
 		n[p.Phase]++
 	}
-	return fmt.Sprintf("%d units (%d validation, %d test)", len(plan), n[phaseValidate], n[phaseTest])
+	return fmt.Sprintf("%d units (%d validation, %d test)", len(plan), n[store.PhaseValidate], n[store.PhaseTest])
 }
 
 // IndexOf returns the index of the plan's unit with key.

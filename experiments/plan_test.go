@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 )
 
 // gridConfig extends margin's C grid: so small a C barely moves w, so
@@ -107,7 +108,7 @@ func storedKeys(t *testing.T, dir string) map[string][]string {
 			t.Fatal(err)
 		}
 		key := strings.TrimSuffix(filepath.Base(p), ".json")
-		res, _, err := decodeUnit(b, key)
+		res, _, err := store.Decode(b, key)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
@@ -141,9 +142,9 @@ func TestPlanListsUnitsAndDependencies(t *testing.T) {
 		if p.Index != i || p.Config == "" || p.ConfigSHA256 == "" {
 			t.Errorf("line %d: %+v", i, p)
 		}
-		if p.Phase == phaseValidate {
+		if p.Phase == store.PhaseValidate {
 			valKeys = append(valKeys, p.Key)
-			if p.Key != p.Spec.key() || len(p.DependsOn) > 0 {
+			if p.Key != p.Spec.Key() || len(p.DependsOn) > 0 {
 				t.Errorf("validation line %d: key %q, deps %v", i, p.Key, p.DependsOn)
 			}
 			continue
@@ -152,13 +153,13 @@ func TestPlanListsUnitsAndDependencies(t *testing.T) {
 			t.Errorf("test line %d: %+v", i, p)
 		}
 		for _, d := range p.DependsOn {
-			if plan[d].Phase != phaseValidate || plan[d].Group != p.Group {
+			if plan[d].Phase != store.PhaseValidate || plan[d].Group != p.Group {
 				t.Errorf("test line %d depends on %d of group %q", i, d, plan[d].Group)
 			}
 		}
 	}
 	slices.Sort(valKeys)
-	if want := storedKeys(t, local)[phaseValidate]; !slices.Equal(valKeys, want) {
+	if want := storedKeys(t, local)[store.PhaseValidate]; !slices.Equal(valKeys, want) {
 		t.Errorf("planned validation keys\n%v\nlocal run's\n%v", valKeys, want)
 	}
 	path := filepath.Join(out, PlanFile)
@@ -248,7 +249,7 @@ func TestRunUnitThenCollectEqualsLocalRun(t *testing.T) {
 				t.Errorf("%s: %s differs from the local run's (%v, %v):\n%s\n%s", cfg.Name, name, errA, errB, a, b)
 			}
 		}
-		if !slices.Equal(storedKeys(t, local)[phaseTest], storedKeys(t, out)[phaseTest]) {
+		if !slices.Equal(storedKeys(t, local)[store.PhaseTest], storedKeys(t, out)[store.PhaseTest]) {
 			t.Errorf("%s: test unit keys differ", cfg.Name)
 		}
 	}
@@ -357,7 +358,7 @@ func TestRunGridExtensionRunsTheNextOne(t *testing.T) {
 	}
 	test := -1
 	for _, p := range plan {
-		if p.Phase == phaseTest && p.CFromValidation && test < 0 {
+		if p.Phase == store.PhaseTest && p.CFromValidation && test < 0 {
 			test = p.Index
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -126,15 +127,15 @@ func (e *ProcessExecutor) indexOf(u Unit) (index int, extension bool, ok bool) {
 	group := groupOf(u.spec)
 	dir := filepath.Join(e.Options.withDefaults(e.Config).OutDir, "units")
 	for _, p := range e.plan {
-		if p.Phase != phaseTest || !p.CFromValidation || p.Group != group {
+		if p.Phase != store.PhaseTest || !p.CFromValidation || p.Group != group {
 			continue
 		}
 		for _, d := range p.DependsOn {
-			if _, err := os.Stat((unitCache{dir: dir}).path(e.plan[d].Key)); err != nil {
+			if _, err := os.Stat((store.Cache{Dir: dir}).Path(e.plan[d].Key)); err != nil {
 				return 0, false, false // the runner chose C without it; so must we
 			}
 		}
-		return p.Index, u.spec.Phase != phaseTest, true
+		return p.Index, u.spec.Phase != store.PhaseTest, true
 	}
 	return 0, false, false
 }
@@ -178,7 +179,7 @@ func (e *ProcessExecutor) runChild(ctx context.Context, u Unit, index int, exten
 		}
 		return fmt.Errorf("repro unit --index %d failed (%w)%s; its log: %s", index, err, lastLine(logPath), logPath)
 	}
-	result := (unitCache{dir: filepath.Join(out, "units")}).path(u.Key)
+	result := (store.Cache{Dir: filepath.Join(out, "units")}).Path(u.Key)
 	if _, err := os.Stat(result); err != nil {
 		return fmt.Errorf("repro unit --index %d exited 0 but left no result at %s (%w); its log: %s", index, result, errors.Unwrap(err), logPath)
 	}

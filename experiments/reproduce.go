@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/report"
 )
 
@@ -31,13 +32,13 @@ type Reproduction struct {
 // difference. Units are computed one at a time in a temporary store, so
 // opt.OutDir's store and outputs are neither read nor written.
 func Reproduce(ctx context.Context, cfg *config.Config, runs []report.Run, opt Options) ([]Reproduction, error) {
-	store, err := os.MkdirTemp("", "repro-verify-")
+	tmp, err := os.MkdirTemp("", "repro-verify-")
 	if err != nil {
 		return nil, fmt.Errorf("a temporary unit store: %w", err)
 	}
-	defer os.RemoveAll(store)
+	defer os.RemoveAll(tmp)
 	opt = opt.withDefaults(cfg)
-	opt.OutDir = store // the runner's units go to store/units, not the committed directory
+	opt.OutDir = tmp // the runner's units go to tmp/units, not the committed directory
 	r, err := openRunner(ctx, cfg, opt, dispatchUnit)
 	if err != nil {
 		return nil, err
@@ -48,7 +49,7 @@ func Reproduce(ctx context.Context, cfg *config.Config, runs []report.Run, opt O
 			chosen[runGroup(run)] = c
 		}
 	}
-	tests, err := r.plan(ctx, phaseTest, chosen)
+	tests, err := r.plan(ctx, store.PhaseTest, chosen)
 	if err != nil {
 		return nil, err
 	}
@@ -66,8 +67,8 @@ func Reproduce(ctx context.Context, cfg *config.Config, runs []report.Run, opt O
 		switch {
 		case !ok:
 			return out, fmt.Errorf("run %s (%s/%s %s split %d, %g of the data): the config has no such test unit", run.Key, run.Dataset, run.Task, run.Trainer, run.Split, run.TrainFraction)
-		case u.key() != run.Key:
-			return out, fmt.Errorf("run %s (%s): the config's unit at C = %g has key %s; the record comes from another config, data or unit schema", run.Key, describe(u), u.C, u.key())
+		case u.Key() != run.Key:
+			return out, fmt.Errorf("run %s (%s): the config's unit at C = %g has key %s; the record comes from another config, data or unit schema", run.Key, describe(u), u.C, u.Key())
 		}
 		res, err := r.runUnit(ctx, u)
 		if err != nil {

@@ -19,6 +19,8 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
+	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/internal/readlimit"
 	"github.com/maxmargin/repro/internal/version"
 	"github.com/maxmargin/repro/metrics"
@@ -53,7 +55,7 @@ type Options struct {
 	// LocalExecutor with Workers goroutines.
 	Executor Executor
 	// LockAge is how long another host's unit lock may go without a
-	// heartbeat before it is reported (see unitLocks); 0: DefaultLockAge.
+	// heartbeat before it is reported (see store.Locks); 0: DefaultLockAge.
 	LockAge time.Duration
 }
 
@@ -113,7 +115,7 @@ func runWith(ctx context.Context, cfg *config.Config, opt Options, train unitFun
 		return nil, err
 	}
 	// Preflight: everything that can fail without training fails here.
-	lock, err := acquireLock(opt.OutDir, func(msg string) {
+	lock, err := store.AcquireDirLock(opt.OutDir, func(msg string) {
 		if opt.Progress != nil {
 			fmt.Fprintln(opt.Progress, "repro:", msg)
 		}
@@ -121,14 +123,14 @@ func runWith(ctx context.Context, cfg *config.Config, opt Options, train unitFun
 	if err != nil {
 		return nil, err
 	}
-	defer lock.release()
+	defer lock.Release()
 	removeStaging(opt.OutDir)
 	src := readSource(cfg.File())
-	if err := claimOwner(opt.OutDir, cfg, src, opt.Force, opt.Progress); err != nil {
+	if err := store.ClaimOwner(opt.OutDir, cfg, src, opt.Force, opt.Progress); err != nil {
 		return nil, err
 	}
-	cache := unitCache{dir: filepath.Join(opt.OutDir, "units")}
-	if err := cache.preflight(); err != nil {
+	cache := store.Cache{Dir: filepath.Join(opt.OutDir, "units")}
+	if err := cache.Preflight(); err != nil {
 		return nil, err
 	}
 	r := newRunner(cfg, opt, cache, train, unsupported)
@@ -137,13 +139,13 @@ func runWith(ctx context.Context, cfg *config.Config, opt Options, train unitFun
 	}
 
 	// Phase 1: validation units for every grid point of every trainer.
-	validation, err := r.plan(ctx, phaseValidate, nil)
+	validation, err := r.plan(ctx, store.PhaseValidate, nil)
 	if err != nil {
 		return nil, r.stopped(ctx, err)
 	}
 	// Every selection group has one test unit, so the whole run's size is
 	// known before it starts (the ETA covers both phases).
-	expectedTests, err := r.plan(ctx, phaseTest, anyChoice(validation))
+	expectedTests, err := r.plan(ctx, store.PhaseTest, anyChoice(validation))
 	if err != nil {
 		return nil, r.stopped(ctx, err)
 	}
@@ -178,7 +180,7 @@ func runWith(ctx context.Context, cfg *config.Config, opt Options, train unitFun
 	}
 	// Phase 2: one test unit per (dataset, task, trainer, fraction, split).
 	chosen, selections := selectParams(validation, valResults, r.cfg.SelectionMetric)
-	tests, err := r.plan(ctx, phaseTest, chosen)
+	tests, err := r.plan(ctx, store.PhaseTest, chosen)
 	if err != nil {
 		return nil, r.stopped(ctx, err)
 	}
@@ -232,12 +234,12 @@ func readSource(file string) []byte {
 }
 
 // newRunner returns a runner of cfg's units that keeps them in cache.
-func newRunner(cfg *config.Config, opt Options, cache unitCache, train unitFunc, unsupported map[[2]string]bool) *runner {
+func newRunner(cfg *config.Config, opt Options, cache store.Cache, train unitFunc, unsupported map[[2]string]bool) *runner {
 	r := &runner{cfg: cfg, opt: opt, cache: cache, train: train, unsupported: unsupported, exec: opt.Executor}
 	if r.exec == nil {
 		r.exec = LocalExecutor{Workers: opt.Workers}
 	}
-	r.locks = newUnitLocks(cache.dir, opt.LockAge, func(msg string) { r.warnf("%s", msg) })
+	r.locks = store.NewLocks(cache.Dir, opt.LockAge, func(msg string) { r.warnf("%s", msg) })
 	return r
 }
 
@@ -245,8 +247,8 @@ type runner struct {
 	cfg   *config.Config
 	opt   Options
 	data  []*preparedData
-	cache unitCache
-	locks unitLocks
+	cache store.Cache
+	locks store.Locks
 	exec  Executor
 	prog  *progress
 	// train runs one unit; tests replace it to inject failures.
@@ -281,8 +283,8 @@ func (t *phaseTracker) Finished(u Unit, err error) {
 	if err == nil {
 		// Executors leave results in the store; read them back from it, as
 		// a later run would, so that every result is checked the same way.
-		if res, _, err = t.r.cache.load(u.Key); err != nil {
-			err = fmt.Errorf("result missing from %s after the unit finished: %w", t.r.cache.path(u.Key), err)
+		if res, _, err = t.r.cache.Load(u.Key); err != nil {
+			err = fmt.Errorf("result missing from %s after the unit finished: %w", t.r.cache.Path(u.Key), err)
 		}
 	}
 	t.r.mu.Lock()
@@ -303,7 +305,7 @@ func (t *phaseTracker) Finished(u Unit, err error) {
 }
 
 func (r *runner) interrupted(err error) error {
-	return fmt.Errorf("run interrupted (%w); finished units are saved in %s; run the same command again to resume", err, r.cache.dir)
+	return fmt.Errorf("run interrupted (%w); finished units are saved in %s; run the same command again to resume", err, r.cache.Dir)
 }
 
 // stopped reports err, as an interruption when the context was cancelled
@@ -347,11 +349,11 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 							return nil, ctx.Err()
 						}
 						u := unitSpec{
-							Schema: schemaVersion, Dataset: d.name, DataHash: d.hash, Task: task, Features: fs, SegmentLoss: r.segmentLoss(task),
+							Schema: store.SchemaVersion, Dataset: d.name, DataHash: d.hash, Task: task, Features: fs, SegmentLoss: r.segmentLoss(task),
 							Trainer: t.Name, Params: params, Execution: execution,
 							Seed: r.cfg.Seed, Split: k, TrainFraction: frac, ValidationFraction: r.cfg.Splits.ValidationFraction,
 							Phase: phase, SplitKind: splitKind(r.cfg.Splits.Kind), Label: t.Display(),
-							Curves: r.cfg.Curves && phase == phaseTest, Decoder: r.cfg.UnitDecoder(),
+							Curves: r.cfg.Curves && phase == store.PhaseTest, Decoder: r.cfg.UnitDecoder(),
 						}
 						if slices.Contains(trainers.LogLinearTrainers(), t.Name) {
 							u.Minimizer = trainers.LBFGSRevision
@@ -359,7 +361,7 @@ func (r *runner) plan(ctx context.Context, phase string, chosen map[string]float
 						if r.cfg.Splits.Kind == config.SplitFile {
 							u.SplitHash = r.cfg.LoadedSplitFile().Splits[k].Hash()
 						}
-						if phase == phaseTest {
+						if phase == store.PhaseTest {
 							c, ok := chosen[groupOf(u)]
 							switch {
 							case ok:
@@ -424,7 +426,7 @@ func (r *runner) gridExtensions(units []unitSpec, results map[int]unitResult) []
 	var out []unitSpec
 	for _, g := range order {
 		u := first[g]
-		t := spec[u.display()]
+		t := spec[u.Display()]
 		steps, cs := t.Grid.Steps(), tried[g]
 		c, ok := chosen[g]
 		if steps == 0 || !ok || len(cs) < 2 {
@@ -462,7 +464,7 @@ func describeExtensions(units []unitSpec) string {
 	count := map[string]int{}
 	var keys []string
 	for _, u := range units {
-		k := fmt.Sprintf("%s C=%g", u.display(), u.C)
+		k := fmt.Sprintf("%s C=%g", u.Display(), u.C)
 		if count[k] == 0 {
 			keys = append(keys, k)
 		}
@@ -479,7 +481,7 @@ func describeExtensions(units []unitSpec) string {
 // The label stands for the trainer and its fixed settings (entries are
 // distinct by label).
 func groupOf(u unitSpec) string {
-	return fmt.Sprintf("%s|%s|%s|%g|%d", u.Dataset, u.Task, u.display(), u.TrainFraction, u.Split)
+	return fmt.Sprintf("%s|%s|%s|%g|%d", u.Dataset, u.Task, u.Display(), u.TrainFraction, u.Split)
 }
 
 // selectParams picks, per group, the C with the best validation value of
@@ -497,7 +499,7 @@ func selectParams(units []unitSpec, results map[int]unitResult, by func(task str
 			continue
 		}
 		g := groupOf(u)
-		cands[g] = append(cands[g], report.Candidate{Params: u.params(), Metrics: res.Metrics, TrainSeconds: res.TrainSeconds})
+		cands[g] = append(cands[g], report.Candidate{Params: u.Hyperparams(), Metrics: res.Metrics, TrainSeconds: res.TrainSeconds})
 		name := by(u.Task)
 		d, _ := metrics.Lookup(name)
 		v, has := res.Metrics[name]
@@ -533,7 +535,7 @@ func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (m
 
 // newUnit wraps a spec for an executor.
 func newUnit(index int, u unitSpec) Unit {
-	return Unit{Index: index, Key: u.key(), Name: describe(u), spec: u}
+	return Unit{Index: index, Key: u.Key(), Name: describe(u), spec: u}
 }
 
 // work is the runner's Worker: it claims the unit's lock, and unless
@@ -547,13 +549,13 @@ func (r *runner) work(ctx context.Context, u Unit) error {
 // claimAndRun computes u under its unit lock. reused reports that another
 // holder of the lock saved a valid result meanwhile, which is then kept.
 func (r *runner) claimAndRun(ctx context.Context, u unitSpec) (reused bool, err error) {
-	release, waited, err := r.locks.acquire(ctx, u.key())
+	release, waited, err := r.locks.Acquire(ctx, u.Key())
 	if err != nil {
 		return false, err
 	}
 	defer release()
 	if waited {
-		if _, _, err := r.cache.load(u.key()); err == nil {
+		if _, _, err := r.cache.Load(u.Key()); err == nil {
 			return true, nil
 		}
 	}
@@ -578,14 +580,14 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 	refreshed := 0
 	sharedFrom := map[string]int{} // sibling → units taken from it
 	for i, u := range units {
-		key := u.key()
-		res, _, err := r.cache.load(key)
-		invalid := err != nil && !errors.Is(err, errNoUnit)
+		key := u.Key()
+		res, _, err := r.cache.Load(key)
+		invalid := err != nil && !errors.Is(err, store.ErrNoUnit)
 		refresh := err == nil && res.Version != r.opt.Version && r.opt.RefreshStale
 		if err != nil || refresh { // no usable unit here: a sibling's, or compute it
 			if shared, from, ok := r.share(key); ok {
 				if invalid {
-					r.warnf("%s: %v; replaced by %s's copy", r.cache.path(key), err, from)
+					r.warnf("%s: %v; replaced by %s's copy", r.cache.Path(key), err, from)
 				}
 				results[i] = shared
 				sharedFrom[from]++
@@ -593,7 +595,7 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 			}
 			switch {
 			case invalid:
-				r.warnf("%s: %v; recomputing it", r.cache.path(key), err)
+				r.warnf("%s: %v; recomputing it", r.cache.Path(key), err)
 			case refresh:
 				refreshed++
 			}
@@ -604,7 +606,7 @@ func (r *runner) survey(phase string, units []unitSpec, results map[int]unitResu
 			if stale[res.Version] == nil {
 				stale[res.Version] = map[string]int{}
 			}
-			stale[res.Version][u.display()]++
+			stale[res.Version][u.Display()]++
 		}
 		results[i] = res
 	}
@@ -628,22 +630,22 @@ func (r *runner) share(key string) (unitResult, string, bool) {
 	if !r.opt.ShareUnits || !version.Exact(r.opt.Version) {
 		return unitResult{}, "", false
 	}
-	if _, err := os.Stat(r.locks.path(key)); err == nil {
+	if _, err := os.Stat(r.locks.Path(key)); err == nil {
 		return unitResult{}, "", false
 	}
 	if !r.listed {
-		r.siblings, r.listed = siblingUnitDirs(r.cache.dir), true
+		r.siblings, r.listed = siblingUnitDirs(r.cache.Dir), true
 	}
 	for _, dir := range r.siblings {
-		b, err := readUnitFile(filepath.Join(dir, key+".json"))
+		b, err := store.ReadFile(filepath.Join(dir, key+".json"))
 		if err != nil {
 			continue
 		}
-		res, unsummed, err := decodeUnit(b, key)
+		res, unsummed, err := store.Decode(b, key)
 		if err != nil || unsummed || res.Version != r.opt.Version {
 			continue
 		}
-		if err := writeFileAtomic(r.cache.path(key), b); err != nil {
+		if err := atomicfile.WriteFile(r.cache.Path(key), b); err != nil {
 			r.warnf("cannot copy %s here: %v; computing it", filepath.Join(dir, key+".json"), err)
 			return unitResult{}, "", false
 		}
@@ -708,7 +710,7 @@ func (r *runner) reportStale(phase string, stale map[string]map[string]int, refr
 }
 
 func describe(u unitSpec) string {
-	return fmt.Sprintf("%s/%s %s C=%g split %d train %.0f%% (%s)", u.Dataset, u.Task, u.display(), u.C, u.Split, 100*u.TrainFraction, u.Phase)
+	return fmt.Sprintf("%s/%s %s C=%g split %d train %.0f%% (%s)", u.Dataset, u.Task, u.Display(), u.C, u.Split, 100*u.TrainFraction, u.Phase)
 }
 
 // dataset returns the prepared dataset of that name (the config's names
@@ -736,8 +738,8 @@ func (r *runner) runUnit(ctx context.Context, u unitSpec) (unitResult, error) {
 	if err != nil {
 		return unitResult{}, err
 	}
-	res.Key, res.Spec, res.Version = u.key(), u, r.opt.Version
-	if err := r.cache.store(res); err != nil {
+	res.Key, res.Spec, res.Version = u.Key(), u, r.opt.Version
+	if err := r.cache.Store(res); err != nil {
 		return unitResult{}, fmt.Errorf("saving unit: %w", err)
 	}
 	return res, nil
@@ -787,12 +789,12 @@ func holdOutSeed(seed uint64, split int) uint64 {
 
 func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 	method := ""
-	if u.display() != u.Trainer {
+	if u.Display() != u.Trainer {
 		method = u.Trainer
 	}
 	return report.Run{
-		Key: res.Key, Dataset: u.Dataset, Task: u.Task, Trainer: u.display(), Method: method,
-		Params: u.params(), Selection: sel,
+		Key: res.Key, Dataset: u.Dataset, Task: u.Task, Trainer: u.Display(), Method: method,
+		Params: u.Hyperparams(), Selection: sel,
 		Split: u.Split, TrainFraction: u.TrainFraction, TrainSize: res.TrainSize, TestSize: res.EvalSize,
 		Metrics: res.Metrics, Outcomes: res.Outcomes,
 		TrainSeconds: res.TrainSeconds, CPUSeconds: res.CPUSeconds, PeakMiB: res.PeakMiB,
@@ -838,7 +840,7 @@ func (r *runner) writeComplete(runs []report.Run, configYAML []byte) error {
 // that names the failed units. OutDir's own outputs are left untouched.
 func (r *runner) writePartial(runs []report.Run, configYAML []byte, unitErrs []error) error {
 	dir := filepath.Join(r.opt.OutDir, PartialDir)
-	failed := fmt.Errorf("%d unit(s) failed (the others are saved in %s): %w", len(unitErrs), r.cache.dir, errors.Join(unitErrs...))
+	failed := fmt.Errorf("%d unit(s) failed (the others are saved in %s): %w", len(unitErrs), r.cache.Dir, errors.Join(unitErrs...))
 	var note strings.Builder
 	fmt.Fprintf(&note, "PARTIAL RESULTS: %d unit(s) of this run failed, so these outputs are incomplete\n", len(unitErrs))
 	fmt.Fprintf(&note, "(%d test runs written). The complete outputs in the directory above, if any,\n", len(runs))
@@ -852,7 +854,7 @@ func (r *runner) writePartial(runs []report.Run, configYAML []byte, unitErrs []e
 	if err := os.RemoveAll(dir); err != nil {
 		return errors.Join(failed, fmt.Errorf("clearing %s: %w", dir, err))
 	}
-	err := writeFileAtomic(filepath.Join(dir, partialNote), []byte(note.String()))
+	err := atomicfile.WriteFile(filepath.Join(dir, partialNote), []byte(note.String()))
 	if err == nil {
 		err = writeOutputs(dir, runs, spec, configYAML)
 	}
@@ -875,11 +877,11 @@ func writeOutputs(dir string, runs []report.Run, spec report.Spec, configYAML []
 	if err := report.WriteRuns(&buf, runs); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, report.RunsFile), buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, report.RunsFile), buf.Bytes()); err != nil {
 		return err
 	}
 	if configYAML != nil {
-		if err := writeFileAtomic(filepath.Join(dir, "config.yaml"), configYAML); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, "config.yaml"), configYAML); err != nil {
 			return err
 		}
 	}

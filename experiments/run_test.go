@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/structpred"
@@ -257,7 +258,7 @@ func TestRunUnitFailureDoesNotStopOthers(t *testing.T) {
 	cfg := mustConfig(t, smallConfig)
 	dir := t.TempDir()
 	failing := func(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
-		if u.Trainer == "margin" && u.Split == 1 && u.Phase == phaseTest {
+		if u.Trainer == "margin" && u.Split == 1 && u.Phase == store.PhaseTest {
 			return unitResult{}, fmt.Errorf("pass 3: %w", trainers.ErrNotFinite)
 		}
 		return tasks()[config.TaskSequence].Run(ctx, d, u, train, eval)
@@ -388,7 +389,7 @@ func TestRunNoTestWithoutValidation(t *testing.T) {
 	t.Parallel()
 	cfg := mustConfig(t, smallConfig)
 	failing := func(ctx context.Context, d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
-		if u.Trainer == "margin" && u.Split == 0 && u.Phase == phaseValidate {
+		if u.Trainer == "margin" && u.Split == 0 && u.Phase == store.PhaseValidate {
 			return unitResult{}, errors.New("boom")
 		}
 		return tasks()[config.TaskSequence].Run(ctx, d, u, train, eval)
@@ -551,13 +552,13 @@ func TestUnitKeysIgnoreSpelledOutDefaults(t *testing.T) {
 	keys := func(text string) []string {
 		cfg := mustConfig(t, text)
 		r := &runner{cfg: cfg, data: []*preparedData{{name: "synthetic", hash: "h"}}}
-		units, err := r.plan(context.Background(), phaseValidate, nil)
+		units, err := r.plan(context.Background(), store.PhaseValidate, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var out []string
 		for _, u := range units {
-			out = append(out, u.key())
+			out = append(out, u.Key())
 		}
 		return out
 	}
@@ -581,7 +582,7 @@ func TestLogLinearUnitKeysNameTheMinimizer(t *testing.T) {
 	t.Parallel()
 	cfg := mustConfig(t, strings.Replace(smallConfig, "  - name: poslearn\n", "  - name: crf\n    C: [0.1, 1]\n  - name: entropy-margin\n    C: [0.1, 1]\n    beta: 2\n  - name: poslearn\n", 1))
 	r := &runner{cfg: cfg, data: []*preparedData{{name: "synthetic", hash: "h"}}}
-	units, err := r.plan(context.Background(), phaseValidate, nil)
+	units, err := r.plan(context.Background(), store.PhaseValidate, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -598,7 +599,7 @@ func TestLogLinearUnitKeysNameTheMinimizer(t *testing.T) {
 		if want != "" {
 			old := u
 			old.Minimizer = ""
-			if old.key() == u.key() {
+			if old.Key() == u.Key() {
 				t.Errorf("%s unit: the minimizer is not part of its key", u.Trainer)
 			}
 		}
@@ -617,7 +618,7 @@ func TestCRFStopRuleInUnitKeys(t *testing.T) {
 	plan := func(crf string) []unitSpec {
 		cfg := mustConfig(t, strings.Replace(smallConfig, "  - name: poslearn\n", "  - name: crf\n    C: [0.1, 1]\n"+crf+"  - name: poslearn\n", 1))
 		r := &runner{cfg: cfg, data: []*preparedData{{name: "synthetic", hash: "h"}}}
-		units, err := r.plan(context.Background(), phaseValidate, nil)
+		units, err := r.plan(context.Background(), store.PhaseValidate, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -625,7 +626,7 @@ func TestCRFStopRuleInUnitKeys(t *testing.T) {
 	}
 	keys := func(us []unitSpec) (out []string) {
 		for _, u := range us {
-			out = append(out, u.key())
+			out = append(out, u.Key())
 		}
 		return out
 	}
@@ -634,10 +635,10 @@ func TestCRFStopRuleInUnitKeys(t *testing.T) {
 		t.Errorf("stop: gradient changed the crf unit keys:\n%v\n%v", keys(plain), keys(spelled))
 	}
 	for i, u := range crfsuite {
-		if u.key() == plain[i].key() {
+		if u.Key() == plain[i].Key() {
 			t.Errorf("stop: crfsuite left the key of unit %d unchanged", i)
 		}
-		v, err := u.trainerParams()
+		v, err := u.TrainerParams()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -698,7 +699,7 @@ func TestGridExtensionsStopAtMaxSteps(t *testing.T) {
 	cfg := mustConfig(t, smallConfig)
 	cfg.Trainers[0].Grid = &config.GridSpec{Extend: true, MaxSteps: 2} // margin, C: [0.1, 1]
 	r := &runner{cfg: cfg}
-	u := unitSpec{Dataset: "synthetic", Task: config.TaskSequence, Trainer: "margin", Label: "margin", Phase: phaseValidate}
+	u := unitSpec{Dataset: "synthetic", Task: config.TaskSequence, Trainer: "margin", Label: "margin", Phase: store.PhaseValidate}
 	for _, tc := range []struct {
 		tried []float64 // validation error falls with C: the smallest wins
 		next  float64   // 0: no extension

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/report"
 	tasklib "github.com/maxmargin/repro/tasks"
 )
@@ -22,7 +23,7 @@ type scoreSheet struct {
 func newScoreSheet(t tasklib.Task, d *preparedData, u unitSpec, outcomes bool) *scoreSheet {
 	s := &scoreSheet{}
 	var keep func(tasklib.Outcome)
-	if outcomes && (u.SplitKind == config.SplitFixed || u.SplitKind == config.SplitFile) && u.Phase == phaseTest {
+	if outcomes && (u.SplitKind == config.SplitFixed || u.SplitKind == config.SplitFile) && u.Phase == store.PhaseTest {
 		s.outcomes = &report.Outcomes{}
 		keep = func(o tasklib.Outcome) { s.outcomes.Add(o.TokenOK, o.TrueSpans, o.PredSpans, o.Matched) }
 	}

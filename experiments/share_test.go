@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/experiments/store"
 )
 
 // smallConfigB shares smallConfig's data, splits and margin grid, and adds
@@ -141,14 +143,14 @@ func TestShareRefusals(t *testing.T) {
 	}
 	p := unitPath(t, a, "margin", 1)
 	key := strings.TrimSuffix(filepath.Base(p), ".json")
-	own := unitCache{dir: filepath.Join(parent, "b", "units")}
-	if err := own.preflight(); err != nil {
+	own := store.Cache{Dir: filepath.Join(parent, "b", "units")}
+	if err := own.Preflight(); err != nil {
 		t.Fatal(err)
 	}
 	shares := func(v string) bool {
 		r := newRunner(mustConfig(t, smallConfigB), Options{Version: v, ShareUnits: true}, own, nil, nil)
 		_, _, ok := r.share(key)
-		os.Remove(own.path(key))
+		os.Remove(own.Path(key))
 		return ok
 	}
 	if !shares("v1") {
@@ -159,7 +161,7 @@ func TestShareRefusals(t *testing.T) {
 			t.Errorf("shared under version %q", v)
 		}
 	}
-	lock := newUnitLocks(own.dir, 0, nil).path(key)
+	lock := store.NewLocks(own.Dir, 0, nil).Path(key)
 	if err := os.WriteFile(lock, []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +185,7 @@ func TestShareRefusals(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, unsummed, err := decodeUnit(b, key); err != nil || !unsummed {
+	if _, unsummed, err := store.Decode(b, key); err != nil || !unsummed {
 		t.Fatalf("the edited file: unsummed %v, %v", unsummed, err)
 	}
 	if shares("v1") {

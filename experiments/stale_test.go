@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/maxmargin/repro/experiments/store"
 )
 
 // Units from another code version are listed by version and trainer, and
@@ -57,7 +59,7 @@ func TestRunRefreshStaleRecomputesOnlyOtherVersions(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "units", "*.json"))
 	for _, p := range paths {
 		b, _ := os.ReadFile(p)
-		if res, _, err := decodeUnit(b, strings.TrimSuffix(filepath.Base(p), ".json")); err != nil || res.Version != "v2" {
+		if res, _, err := store.Decode(b, strings.TrimSuffix(filepath.Base(p), ".json")); err != nil || res.Version != "v2" {
 			t.Errorf("%s: version %q, %v", p, res.Version, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 )
 
 // Stored reports, for each unit of plan (cfg's plan, written to
@@ -20,11 +21,11 @@ import (
 // what tells a collecting run that it will compute nothing.
 func Stored(cfg *config.Config, plan []PlannedUnit, opt Options) ([]bool, error) {
 	opt = opt.withDefaults(cfg)
-	r := &runner{cfg: cfg, opt: opt, cache: unitCache{dir: filepath.Join(opt.OutDir, "units")}}
+	r := &runner{cfg: cfg, opt: opt, cache: store.Cache{Dir: filepath.Join(opt.OutDir, "units")}}
 	// An invalid file counts as missing: Run would recompute it (and
 	// say why when it does).
 	have := func(key string) (unitResult, bool) {
-		res, _, err := r.cache.load(key)
+		res, _, err := r.cache.Load(key)
 		return res, err == nil
 	}
 	out := make([]bool, len(plan))
@@ -74,7 +75,7 @@ func (r *runner) testStored(plan []PlannedUnit, p PlannedUnit, have func(string)
 			break
 		}
 		for _, u := range extra {
-			if ok, err := add(u, u.key()); !ok {
+			if ok, err := add(u, u.Key()); !ok {
 				return false, err
 			}
 		}
@@ -86,6 +87,6 @@ func (r *runner) testStored(plan []PlannedUnit, p PlannedUnit, have func(string)
 	}
 	u := p.Spec
 	u.C = c
-	_, ok = have(u.key())
+	_, ok = have(u.Key())
 	return ok, nil
 }

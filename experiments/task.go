@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/maxmargin/repro/experiments/config"
@@ -78,7 +77,7 @@ func (b binding[Y]) Run(ctx context.Context, d *preparedData, u unitSpec, train,
 // trained model and score it. A unit with curves also scores the
 // evaluation part at every checkpoint of the training.
 func runBound[Y any](ctx context.Context, b binding[Y], d *preparedData, u unitSpec, train, eval []int) (unitResult, error) {
-	v, err := u.trainerParams()
+	v, err := u.TrainerParams()
 	if err != nil {
 		return unitResult{}, err
 	}
@@ -185,26 +184,6 @@ func trainUnit[Y any](ctx context.Context, f fitting[Y], u unitSpec, opts ...tra
 		cost.CPU += res.OtherThreadsCPU.Seconds() - res.CheckpointCPU.Seconds() // e.g. a one-slack solver's threads
 	}
 	return predict, res, cost, nil
-}
-
-// trainerParams returns the params of the unit's trainer: the unit's
-// params and execution params, with the unit's C and, as the seed, the
-// experiment's seed plus the split.
-func (u unitSpec) trainerParams() (trainers.Values, error) {
-	spec, err := trainers.SpecOf(u.Trainer)
-	if err != nil {
-		return nil, err
-	}
-	v := make(trainers.Values, len(u.Params)+len(u.Execution)+2)
-	maps.Copy(v, u.Params)
-	maps.Copy(v, u.Execution)
-	if _, ok := spec.Param(trainers.ParamC); ok && u.C != 0 {
-		v[trainers.ParamC] = u.C
-	}
-	if _, ok := spec.Param(trainers.ParamSeed); ok {
-		v[trainers.ParamSeed] = u.Seed + uint64(u.Split)
-	}
-	return v, nil
 }
 
 func pick[T any](xs []T, ids []int) []T {

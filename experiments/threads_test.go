@@ -49,9 +49,9 @@ func TestThreadsStayOutOfUnitKeys(t *testing.T) {
 	}
 	for i, p := range plans[2] {
 		q := plans[1][i]
-		if p.Key != q.Key || p.Spec.key() != q.Spec.key() || p.Threads != 2 || q.Threads != 0 {
+		if p.Key != q.Key || p.Spec.Key() != q.Spec.Key() || p.Threads != 2 || q.Threads != 0 {
 			t.Errorf("unit %d: keys %q and %q, spec keys %q and %q, threads %d and %d",
-				i, q.Key, p.Key, q.Spec.key(), p.Spec.key(), q.Threads, p.Threads)
+				i, q.Key, p.Key, q.Spec.Key(), p.Spec.Key(), q.Threads, p.Threads)
 		}
 	}
 	planPath := filepath.Join(out, PlanFile)
@@ -66,7 +66,7 @@ func TestThreadsStayOutOfUnitKeys(t *testing.T) {
 		if !samePlanned(p, plans[2][i]) {
 			t.Errorf("line %d does not round-trip:\n%+v\n%+v", i, plans[2][i], p)
 		}
-		v, err := p.Spec.trainerParams()
+		v, err := p.Spec.TrainerParams()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestThreadsStayOutOfUnitKeys(t *testing.T) {
 			t.Errorf("unit %d (%s): trainer params %v, want threads 2", i, p.Spec.Trainer, v)
 		}
 	}
-	v, err := plans[1][0].Spec.trainerParams()
+	v, err := plans[1][0].Spec.TrainerParams()
 	if err != nil {
 		t.Fatal(err)
 	}

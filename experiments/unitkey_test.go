@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -96,7 +97,7 @@ func TestTrainerParamsFlowFromTheRegistry(t *testing.T) {
 	for _, p := range plan {
 		u := p.Spec
 		seen[u.Trainer] = true
-		v, err := u.trainerParams()
+		v, err := u.TrainerParams()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +150,7 @@ func indent(s, prefix string) string {
 // and a member that is not its trainer's param does not read back.
 func TestUnitKeyNewParams(t *testing.T) {
 	t.Parallel()
-	u := unitSpec{Schema: schemaVersion, Trainer: trainers.Margin, C: 1, Minimizer: "m", Curves: true,
+	u := unitSpec{Schema: store.SchemaVersion, Trainer: trainers.Margin, C: 1, Minimizer: "m", Curves: true,
 		Params: trainers.Values{"zeta": 2, "alpha": 0.5, "solver": "n-slack", "epsilon": 0.01}}
 	b, err := json.Marshal(u)
 	if err != nil {
@@ -191,7 +192,7 @@ trainers:
 	}
 	want := map[string]trainers.Values{trainers.EntropyMarginName: {"loss_scale": 0.0}, trainers.PerceptronName: {"average": false}}
 	for _, p := range plan {
-		v, err := p.Spec.trainerParams()
+		v, err := p.Spec.TrainerParams()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,8 +222,8 @@ func TestDecoderConfig(t *testing.T) {
 			t.Errorf("%q: error %v, want %q", text, err, want)
 		}
 		if err == nil {
-			u := unitSpec{Schema: schemaVersion, Trainer: "perceptron", Curves: true, Decoder: cfg.UnitDecoder()}
-			keys[text] = u.key()
+			u := unitSpec{Schema: store.SchemaVersion, Trainer: "perceptron", Curves: true, Decoder: cfg.UnitDecoder()}
+			keys[text] = u.Key()
 			b, _ := json.Marshal(u)
 			if got := strings.Contains(string(b), `"curves":true,"decoder":"ilp"`); got != (cfg.Decoder == "ilp") {
 				t.Errorf("%q: key JSON %s", text, b)

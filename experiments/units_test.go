@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 )
 
 // validUnit returns a unit result as runUnit stores it.
 func validUnit() unitResult {
-	u := unitSpec{Schema: schemaVersion, Dataset: "synthetic", Task: config.TaskSequence, Trainer: "margin", C: 1, Split: 2, TrainFraction: 0.5, Phase: phaseTest}
-	return unitResult{Key: u.key(), Spec: u, TrainSize: 20, EvalSize: 20, Metrics: map[string]float64{"token_error": 12.5, "span_f1": 80}, TrainSeconds: 0.1, Iterations: 3, Primal: 1, Dual: 0.9, Gap: 0.1, Version: "v1"}
+	u := unitSpec{Schema: store.SchemaVersion, Dataset: "synthetic", Task: config.TaskSequence, Trainer: "margin", C: 1, Split: 2, TrainFraction: 0.5, Phase: store.PhaseTest}
+	return unitResult{Key: u.Key(), Spec: u, TrainSize: 20, EvalSize: 20, Metrics: map[string]float64{"token_error": 12.5, "span_f1": 80}, TrainSeconds: 0.1, Iterations: 3, Primal: 1, Dual: 0.9, Gap: 0.1, Version: "v1"}
 }
 
 // edit applies a textual edit to an encoded unit file.
@@ -47,14 +48,14 @@ func TestDecodeUnitRejectsInvalidFiles(t *testing.T) {
 	t.Parallel()
 	good := validUnit()
 	key := good.Key
-	enc, err := encodeUnit(good)
+	enc, err := store.Encode(good)
 	if err != nil {
 		t.Fatal(err)
 	}
 	otherSchema := good
-	otherSchema.Spec.Schema = schemaVersion + 1
-	otherSchema.Key = otherSchema.Spec.key()
-	otherEnc, _ := encodeUnit(otherSchema)
+	otherSchema.Spec.Schema = store.SchemaVersion + 1
+	otherSchema.Key = otherSchema.Spec.Key()
+	otherEnc, _ := store.Encode(otherSchema)
 	legacy := withoutChecksum(t, enc)
 	// A file from before metrics were data: token_error and span_f1 at
 	// the top.
@@ -79,12 +80,12 @@ func TestDecodeUnitRejectsInvalidFiles(t *testing.T) {
 		{"empty training set, no checksum", edit(t, legacy, `"train_size":20`, `"train_size":0`), key, "both must be positive"},
 		{"spec edited, no checksum", edit(t, legacy, `"C":1`, `"C":10`), key, "does not hash to its key"},
 		{"another unit's file", enc, "0123456789abcdef", "want \"0123456789abcdef\""},
-		{"old schema", otherEnc, otherSchema.Key, fmt.Sprintf("schema %d, current is %d", schemaVersion+1, schemaVersion)},
+		{"old schema", otherEnc, otherSchema.Key, fmt.Sprintf("schema %d, current is %d", store.SchemaVersion+1, store.SchemaVersion)},
 		{"truncated", enc[:len(enc)/2], key, "does not parse"},
 		{"garbage", []byte("\x00\x01garbage"), key, "does not parse"},
 		{"wrong type", edit(t, legacy, `"train_size":20`, `"train_size":"20"`), key, "does not decode"},
 	} {
-		res, unsummed, err := decodeUnit(tc.file, tc.key)
+		res, unsummed, err := store.Decode(tc.file, tc.key)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v", tc.name, err)

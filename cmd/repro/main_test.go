@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/maxmargin/repro/experiments"
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 )
 
 func TestRunDispatch(t *testing.T) {
@@ -271,9 +271,9 @@ func TestCollectSoonerRespectsGOGC(t *testing.T) {
 func TestRunWritesCost(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
-	read := func() experiments.RunCost {
+	read := func() store.RunCost {
 		t.Helper()
-		c, err := experiments.ReadCost(filepath.Join(out, experiments.CostFile))
+		c, err := store.ReadCost(filepath.Join(out, store.CostFile))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/internal/cputime"
 )
 
@@ -55,7 +56,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	shareUnits := fs.Bool("share-units", false, "copy a unit that this code version already computed into another output directory beside this one instead of computing it again (not with --force)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	executor := fs.String("executor", "local", "where units run: local (goroutines of this process) or process (one child process per unit)")
-	lockAge := fs.Duration("lock-age", experiments.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
+	lockAge := fs.Duration("lock-age", store.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
 	args, help, err := parseFlags(fs, args, runUsage, stdout)
 	if help || err != nil {
 		return err
@@ -103,7 +104,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		fmt.Fprintf(stderr, "repro: %d units computed, %d from cache%s; results in %s\n", res.Computed, res.Cached, shared, res.OutDir)
 		wall := time.Since(start)
-		c := experiments.RunCost{
+		c := store.RunCost{
 			Version: version(), Executor: *executor, Workers: *workers, Force: *force,
 			UnitsComputed: res.Computed, UnitsCached: res.Cached,
 			WallSeconds: wall.Seconds(), LargestUnitMiB: res.LargestUnitMiB,
@@ -114,7 +115,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintf(stderr, "repro: cost: %s CPU, %s wall (%s)\n", formatSeconds(cpu1-cpu0), formatSeconds(wall), costScope(*executor))
 		}
 		if err == nil && !res.Partial {
-			recorded, werr := experiments.RecordCost(res.OutDir, c, res.Runs)
+			recorded, werr := store.RecordCost(res.OutDir, c, res.Runs)
 			if werr != nil {
 				return werr
 			}
@@ -128,14 +129,14 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // reportCostRecord says what became of cost.json when the run took units
 // from the store (a whole run's record needs no word).
-func reportCostRecord(w io.Writer, recorded experiments.CostRecorded, cached int) {
+func reportCostRecord(w io.Writer, recorded store.CostRecorded, cached int) {
 	switch recorded {
-	case experiments.CostKept:
-		fmt.Fprintf(w, "repro: %s kept: %d units came from the store, and it still records the whole run that computed them\n", experiments.CostFile, cached)
-	case experiments.CostRemoved:
-		fmt.Fprintf(w, "repro: %s removed: it described other outputs (other units or code), and %d units came from the store, so this run's cost is not the whole config's\n", experiments.CostFile, cached)
-	case experiments.CostAbsent:
-		fmt.Fprintf(w, "repro: %s not written: %d units came from the store, so this run's cost is not the whole config's\n", experiments.CostFile, cached)
+	case store.CostKept:
+		fmt.Fprintf(w, "repro: %s kept: %d units came from the store, and it still records the whole run that computed them\n", store.CostFile, cached)
+	case store.CostRemoved:
+		fmt.Fprintf(w, "repro: %s removed: it described other outputs (other units or code), and %d units came from the store, so this run's cost is not the whole config's\n", store.CostFile, cached)
+	case store.CostAbsent:
+		fmt.Fprintf(w, "repro: %s not written: %d units came from the store, so this run's cost is not the whole config's\n", store.CostFile, cached)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/internal/slurm"
 )
@@ -439,7 +440,7 @@ func slurmCollect(ctx context.Context, cfg *config.Config, opt experiments.Optio
 	if err == nil && res != nil && !res.Partial {
 		// The jobs' cost is not measured here; an earlier run's record may
 		// no longer describe the outputs just written.
-		recorded, err := experiments.RecordCost(res.OutDir, experiments.RunCost{Version: opt.Version, UnitsCached: res.Cached}, res.Runs)
+		recorded, err := store.RecordCost(res.OutDir, store.RunCost{Version: opt.Version, UnitsCached: res.Cached}, res.Runs)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/store"
 )
 
 const unitUsage = `Usage: repro unit --plan FILE (--index N | --key K) [flags]
@@ -39,7 +40,7 @@ func unitCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	dataDir := fs.String("data", "", "data directory (default: $"+datasets.EnvDataDir+", else ./"+datasets.DefaultDataDir+")")
 	force := fs.Bool("force", false, "recompute the unit even if it is in the store")
 	extension := fs.Float64("grid-extension", 0, "run the grid-extension validation unit with this C of the group of the test unit --index names, instead of that test unit (it must be the C that repro run would try next)")
-	lockAge := fs.Duration("lock-age", experiments.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
+	lockAge := fs.Duration("lock-age", store.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
 	quiet := fs.Bool("quiet", false, "no messages on stderr but errors")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the unit to this file (for go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write a heap profile to this file when the unit ends (for go tool pprof; -sample_index=alloc_space shows what the unit allocated)")

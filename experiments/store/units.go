@@ -1,4 +1,4 @@
-package experiments
+package store
 
 import (
 	"context"
@@ -27,19 +27,19 @@ import (
 // scores the held-out rest (to choose hyperparameters); a test unit trains on
 // the whole training set with the chosen ones and scores the test set.
 const (
-	phaseValidate = "validate"
-	phaseTest     = "test"
+	PhaseValidate = "validate"
+	PhaseTest     = "test"
 )
 
-// schemaVersion is part of every unit key: bump it when a change to the code
+// SchemaVersion is part of every unit key: bump it when a change to the code
 // changes what a unit computes, so stale cached units are not reused.
 // Version 2: the cutting-plane solver stops on the true gap and reports the
 // true primal, and unit specs hold effective settings (defaults resolved).
-const schemaVersion = 2
+const SchemaVersion = 2
 
-// unitSpec identifies one training-and-evaluation run completely; its hash is
+// Spec identifies one training-and-evaluation run completely; its hash is
 // the unit's key in the cache (see MarshalJSON for its encoding).
-type unitSpec struct {
+type Spec struct {
 	Schema   int
 	Dataset  string
 	DataHash string
@@ -88,27 +88,27 @@ type unitSpec struct {
 	Label string
 }
 
-// threads is how many goroutines the unit's training may use (at least 1),
+// Threads is how many goroutines the unit's training may use (at least 1),
 // which a scheduler reserves cores for.
-func (u unitSpec) threads() int {
+func (u Spec) Threads() int {
 	if n, ok := u.Execution[trainers.ParamThreads].(int); ok && n > 1 {
 		return n
 	}
 	return 1
 }
 
-// display is the name the unit's results go by: its label, or its trainer.
-func (u unitSpec) display() string {
+// Display is the name the unit's results go by: its label, or its trainer.
+func (u Spec) Display() string {
 	if u.Label != "" {
 		return u.Label
 	}
 	return u.Trainer
 }
 
-// params returns the hyperparameters that were set, as reported in
+// Hyperparams returns the hyperparameters that were set, as reported in
 // runs.jsonl: C (for trainers that have one) and the trainer's
 // hyperparameters (trainers.Param.Hyper) among the unit's params.
-func (u unitSpec) params() map[string]float64 {
+func (u Spec) Hyperparams() map[string]float64 {
 	p := map[string]float64{}
 	if u.C != 0 {
 		p[trainers.ParamC] = u.C
@@ -127,6 +127,26 @@ func (u unitSpec) params() map[string]float64 {
 	return p
 }
 
+// TrainerParams returns the params of the unit's trainer: the unit's
+// params and execution params, with the unit's C and, as the seed, the
+// experiment's seed plus the split.
+func (u Spec) TrainerParams() (trainers.Values, error) {
+	spec, err := trainers.SpecOf(u.Trainer)
+	if err != nil {
+		return nil, err
+	}
+	v := make(trainers.Values, len(u.Params)+len(u.Execution)+2)
+	maps.Copy(v, u.Params)
+	maps.Copy(v, u.Execution)
+	if _, ok := spec.Param(trainers.ParamC); ok && u.C != 0 {
+		v[trainers.ParamC] = u.C
+	}
+	if _, ok := spec.Param(trainers.ParamSeed); ok {
+		v[trainers.ParamSeed] = u.Seed + uint64(u.Split)
+	}
+	return v, nil
+}
+
 // asFloat converts a numeric param value to float64.
 func asFloat(x any) (float64, bool) {
 	switch v := reflect.ValueOf(x); v.Kind() {
@@ -140,10 +160,10 @@ func asFloat(x any) (float64, bool) {
 	return 0, false
 }
 
-// key returns the first 16 hex digits of the SHA-256 of the spec's JSON
+// Key returns the first 16 hex digits of the SHA-256 of the spec's JSON
 // (MarshalJSON writes its members in a fixed order, so the encoding is
 // canonical).
-func (u unitSpec) key() string {
+func (u Spec) Key() string {
 	b, err := json.Marshal(u)
 	if err != nil {
 		panic(err) // plain values (params are numbers, bools and strings) always marshal
@@ -152,16 +172,16 @@ func (u unitSpec) key() string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// unitResult is what a finished unit stores.
-type unitResult struct {
-	Key       string   `json:"key"`
-	Spec      unitSpec `json:"spec"`
-	TrainSize int      `json:"train_size"`
-	EvalSize  int      `json:"eval_size"`
+// Result is what a finished unit stores.
+type Result struct {
+	Key       string `json:"key"`
+	Spec      Spec   `json:"spec"`
+	TrainSize int    `json:"train_size"`
+	EvalSize  int    `json:"eval_size"`
 	// Metrics are the evaluation part's scores by metric name (the unit's
 	// task's, metrics.ForTask). Files written before metrics were data
 	// hold them as token_error, span_f1 and segment_error, which
-	// decodeUnit reads into this map.
+	// Decode reads into this map.
 	Metrics      map[string]float64 `json:"metrics"`
 	TrainSeconds float64            `json:"train_seconds"`
 	// CPUSeconds is the training thread's CPU time (0: not measured).
@@ -200,23 +220,23 @@ type unitResult struct {
 	Checksum string `json:"checksum,omitempty"`
 }
 
-// unitCache stores one JSON file per finished unit, written atomically
+// Cache stores one JSON file per finished unit, written atomically
 // (temporary file, fsync, rename), so a crash never leaves a torn result.
 // Each file carries a checksum of its content, so a file edited by hand (or
 // damaged) is detected and recomputed rather than reported.
-type unitCache struct{ dir string }
+type Cache struct{ Dir string }
 
-func (c unitCache) path(key string) string { return filepath.Join(c.dir, key+".json") }
+func (c Cache) Path(key string) string { return filepath.Join(c.Dir, key+".json") }
 
-// preflight makes sure units can be saved before anything trains: the
+// Preflight makes sure units can be saved before anything trains: the
 // directory exists (is not a file) and a file can be created in it.
-func (c unitCache) preflight() error {
-	if err := os.MkdirAll(c.dir, 0o755); err != nil {
-		return fmt.Errorf("cannot keep finished units in %s: %w", c.dir, err)
+func (c Cache) Preflight() error {
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return fmt.Errorf("cannot keep finished units in %s: %w", c.Dir, err)
 	}
-	f, err := os.CreateTemp(c.dir, ".probe-*")
+	f, err := os.CreateTemp(c.Dir, ".probe-*")
 	if err != nil {
-		return fmt.Errorf("cannot save units in %s: %w", c.dir, err)
+		return fmt.Errorf("cannot save units in %s: %w", c.Dir, err)
 	}
 	name := f.Name()
 	err = f.Close()
@@ -224,37 +244,37 @@ func (c unitCache) preflight() error {
 		err = rerr
 	}
 	if err != nil {
-		return fmt.Errorf("cannot save units in %s: %w", c.dir, err)
+		return fmt.Errorf("cannot save units in %s: %w", c.Dir, err)
 	}
 	return nil
 }
 
-// errNoUnit reports that a unit has no cache file (the ordinary case of a
+// ErrNoUnit reports that a unit has no cache file (the ordinary case of a
 // unit not yet computed, as opposed to an invalid file).
-var errNoUnit = errors.New("not cached")
+var ErrNoUnit = errors.New("not cached")
 
-// errNoChecksum reports a unit file without its checksum. Its schema, key
+// ErrNoChecksum reports a unit file without its checksum. Its schema, key
 // and metric ranges may all be valid, but nothing shows that its numbers
 // were not edited (removing the checksum is the one edit a checksum
 // cannot catch), so it is not trusted: the unit is computed again.
-var errNoChecksum = errors.New("has no checksum, so an edit cannot be ruled out")
+var ErrNoChecksum = errors.New("has no checksum, so an edit cannot be ruled out")
 
-// load returns the cached result of key. It fails with errNoUnit when there
+// Load returns the cached result of key. It fails with ErrNoUnit when there
 // is no file, and with a reason naming what is wrong when the file exists
-// but cannot be trusted (see unitResult.validate), errNoChecksum among
+// but cannot be trusted (see Result.validate), ErrNoChecksum among
 // them. The middle result is always false: a file without a checksum is
 // an error here.
-func (c unitCache) load(key string) (unitResult, bool, error) {
-	b, err := readUnitFile(c.path(key))
+func (c Cache) Load(key string) (Result, bool, error) {
+	b, err := ReadFile(c.Path(key))
 	if errors.Is(err, fs.ErrNotExist) {
-		return unitResult{}, false, errNoUnit
+		return Result{}, false, ErrNoUnit
 	}
 	if err != nil {
-		return unitResult{}, false, err
+		return Result{}, false, err
 	}
-	res, unsummed, err := decodeUnit(b, key)
+	res, unsummed, err := Decode(b, key)
 	if err == nil && unsummed {
-		return unitResult{}, false, errNoChecksum
+		return Result{}, false, ErrNoChecksum
 	}
 	return res, false, err
 }
@@ -263,33 +283,33 @@ func (c unitCache) load(key string) (unitResult, bool, error) {
 // missing or null metric would otherwise decode as 0 (a perfect score).
 var requiredFields = []string{"key", "spec", "train_size", "eval_size", "train_seconds"}
 
-// decodeUnit parses and validates a unit file's content for key.
-func decodeUnit(b []byte, key string) (res unitResult, unsummed bool, err error) {
+// Decode parses and validates a unit file's content for key.
+func Decode(b []byte, key string) (res Result, unsummed bool, err error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(b, &fields); err != nil {
-		return unitResult{}, false, fmt.Errorf("does not parse: %w", err)
+		return Result{}, false, fmt.Errorf("does not parse: %w", err)
 	}
 	for _, name := range requiredFields {
 		if v, ok := fields[name]; !ok || string(v) == "null" {
-			return unitResult{}, false, fmt.Errorf("%q is missing or null", name)
+			return Result{}, false, fmt.Errorf("%q is missing or null", name)
 		}
 	}
 	if err := json.Unmarshal(b, &res); err != nil {
-		return unitResult{}, false, fmt.Errorf("does not decode: %w", err)
+		return Result{}, false, fmt.Errorf("does not decode: %w", err)
 	}
 	if err := res.legacyMetrics(fields); err != nil {
-		return unitResult{}, false, err
+		return Result{}, false, err
 	}
 	switch want, err := contentChecksum(fields); {
 	case err != nil:
-		return unitResult{}, false, err
+		return Result{}, false, err
 	case res.Checksum == "":
 		unsummed = true
 	case res.Checksum != want:
-		return unitResult{}, false, errors.New("checksum does not match the content (edited or damaged)")
+		return Result{}, false, errors.New("checksum does not match the content (edited or damaged)")
 	}
 	if err := res.validate(key); err != nil {
-		return unitResult{}, false, err
+		return Result{}, false, err
 	}
 	return res, unsummed, nil
 }
@@ -298,7 +318,7 @@ func decodeUnit(b []byte, key string) (res unitResult, unsummed bool, err error)
 // metrics were data (token_error and span_f1, required then, and
 // segment_error) into res.Metrics, under the names the unit's task gives
 // them. A file of either kind must have its metrics.
-func (res *unitResult) legacyMetrics(fields map[string]json.RawMessage) error {
+func (res *Result) legacyMetrics(fields map[string]json.RawMessage) error {
 	if _, ok := fields["metrics"]; ok {
 		if len(res.Metrics) == 0 {
 			return errors.New(`"metrics" is empty`)
@@ -328,13 +348,13 @@ func (res *unitResult) legacyMetrics(fields map[string]json.RawMessage) error {
 
 // validate checks what a checksum cannot: that the unit is the one asked
 // for, of the current schema, and that its metrics are possible values.
-func (r unitResult) validate(key string) error {
+func (r Result) validate(key string) error {
 	switch {
 	case r.Key != key:
 		return fmt.Errorf("key %q, want %q", r.Key, key)
-	case r.Spec.Schema != schemaVersion:
-		return fmt.Errorf("schema %d, current is %d", r.Spec.Schema, schemaVersion)
-	case r.Spec.key() != key:
+	case r.Spec.Schema != SchemaVersion:
+		return fmt.Errorf("schema %d, current is %d", r.Spec.Schema, SchemaVersion)
+	case r.Spec.Key() != key:
 		return errors.New("its spec does not hash to its key")
 	case r.TrainSize <= 0 || r.EvalSize <= 0:
 		return fmt.Errorf("train_size %d, eval_size %d: both must be positive", r.TrainSize, r.EvalSize)
@@ -376,7 +396,7 @@ func (r unitResult) validate(key string) error {
 
 // contentChecksum hashes a unit file's members other than "checksum" in a
 // canonical form (sorted keys, compact values), so it covers exactly what
-// the file says, whatever fields later versions add to unitResult.
+// the file says, whatever fields later versions add to Result.
 func contentChecksum(fields map[string]json.RawMessage) (string, error) {
 	rest := maps.Clone(fields)
 	delete(rest, "checksum")
@@ -388,17 +408,17 @@ func contentChecksum(fields map[string]json.RawMessage) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// store writes r with its checksum.
-func (c unitCache) store(r unitResult) error {
-	b, err := encodeUnit(r)
+// Store writes r with its checksum.
+func (c Cache) Store(r Result) error {
+	b, err := Encode(r)
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(c.path(r.Key), b)
+	return writeFileAtomic(c.Path(r.Key), b)
 }
 
-// encodeUnit returns r's file content, checksum included.
-func encodeUnit(r unitResult) ([]byte, error) {
+// Encode returns r's file content, checksum included.
+func Encode(r Result) ([]byte, error) {
 	r.Checksum = ""
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -418,8 +438,8 @@ func encodeUnit(r unitResult) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// readUnitFile reads a unit file, bounded (a unit file is under 1 MiB).
-func readUnitFile(path string) ([]byte, error) {
+// ReadFile reads a unit file, bounded (a unit file is under 1 MiB).
+func ReadFile(path string) ([]byte, error) {
 	return readlimit.ReadFile(context.Background(), path, readlimit.UnitBytes, "unit file")
 }
 

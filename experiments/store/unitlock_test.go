@@ -1,4 +1,4 @@
-package experiments
+package store
 
 import (
 	"context"
@@ -8,27 +8,26 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 )
 
 // testLocks returns unit locks in a fresh directory that poll quickly.
-func testLocks(t *testing.T) unitLocks {
+func testLocks(t *testing.T) Locks {
 	t.Helper()
-	l := newUnitLocks(t.TempDir(), time.Hour, nil)
+	l := NewLocks(t.TempDir(), time.Hour, nil)
 	l.poll = 5 * time.Millisecond
 	return l
 }
 
 // writeLock puts a lock of the given holder in place.
-func writeLock(t *testing.T, l unitLocks, key string, info lockInfo) {
+func writeLock(t *testing.T, l Locks, key string, info lockInfo) {
 	t.Helper()
 	b, err := json.Marshal(info)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(l.path(key), b, 0o644); err != nil {
+	if err := os.WriteFile(l.Path(key), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -46,18 +45,18 @@ func deadPID(t *testing.T) int {
 func TestUnitLockHoldsHostAndPIDUntilReleased(t *testing.T) {
 	t.Parallel()
 	l := testLocks(t)
-	release, waited, err := l.acquire(context.Background(), "k")
+	release, waited, err := l.Acquire(context.Background(), "k")
 	if err != nil || waited {
 		t.Fatalf("acquire: waited %v, %v", waited, err)
 	}
-	b, err := os.ReadFile(l.path("k"))
+	b, err := os.ReadFile(l.Path("k"))
 	var info lockInfo
 	if err != nil || json.Unmarshal(b, &info) != nil || info.PID != os.Getpid() || info.Host != l.host || info.Time.IsZero() {
 		t.Fatalf("lock file %q (%v)", b, err)
 	}
 	release()
 	release() // idempotent
-	if _, err := os.Stat(l.path("k")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(l.Path("k")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("lock left after release: %v", err)
 	}
 }
@@ -90,16 +89,16 @@ func TestUnitLockWaitsForLiveHolder(t *testing.T) {
 			}
 		}
 		go func() {
-			release, waited, err := l.acquire(context.Background(), "k")
+			release, waited, err := l.Acquire(context.Background(), "k")
 			got <- result{release, waited, err}
 		}()
 		// The claimant looks twice and keeps waiting; then the holder is done.
 		<-polls
 		<-polls
-		if _, err := os.Stat(l.path("k")); err != nil {
+		if _, err := os.Stat(l.Path("k")); err != nil {
 			t.Fatalf("holder %v: the held lock was removed: %v", holder, err)
 		}
-		if err := os.Remove(l.path("k")); err != nil {
+		if err := os.Remove(l.Path("k")); err != nil {
 			t.Fatal(err)
 		}
 		r := <-got
@@ -116,7 +115,7 @@ func TestUnitLockReplacesStaleLocalLock(t *testing.T) {
 	writeLock(t, l, "k", lockInfo{Host: l.host, PID: deadPID(t), Time: time.Now()})
 	var warned string
 	l.warn = func(s string) { warned = s }
-	release, _, err := l.acquire(context.Background(), "k")
+	release, _, err := l.Acquire(context.Background(), "k")
 	if err != nil {
 		t.Fatalf("stale lock not replaced: %v", err)
 	}
@@ -124,7 +123,7 @@ func TestUnitLockReplacesStaleLocalLock(t *testing.T) {
 	if !strings.Contains(warned, "stale unit lock") {
 		t.Errorf("no warning about the stale lock: %q", warned)
 	}
-	if left, _ := filepath.Glob(l.path("k") + ".stale-*"); len(left) > 0 {
+	if left, _ := filepath.Glob(l.Path("k") + ".stale-*"); len(left) > 0 {
 		t.Errorf("left %v behind", left)
 	}
 }
@@ -135,14 +134,14 @@ func TestUnitLockReportsOldForeignLock(t *testing.T) {
 	l := testLocks(t)
 	writeLock(t, l, "k", lockInfo{Host: "other-host", PID: 42, Time: time.Now().Add(-3 * l.maxAge)})
 	old := time.Now().Add(-2 * l.maxAge)
-	if err := os.Chtimes(l.path("k"), old, old); err != nil {
+	if err := os.Chtimes(l.Path("k"), old, old); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := l.acquire(context.Background(), "k")
-	if err == nil || !strings.Contains(err.Error(), l.path("k")) || !strings.Contains(err.Error(), "pid 42 on other-host") || !strings.Contains(err.Error(), "--lock-age") {
+	_, _, err := l.Acquire(context.Background(), "k")
+	if err == nil || !strings.Contains(err.Error(), l.Path("k")) || !strings.Contains(err.Error(), "pid 42 on other-host") || !strings.Contains(err.Error(), "--lock-age") {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := os.Stat(l.path("k")); err != nil {
+	if _, err := os.Stat(l.Path("k")); err != nil {
 		t.Fatalf("the foreign lock was removed: %v", err)
 	}
 }
@@ -153,7 +152,7 @@ func TestUnitLockWaitObeysCancellation(t *testing.T) {
 	writeLock(t, l, "k", lockInfo{Host: "other-host", PID: 1, Time: time.Now()})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := l.acquire(ctx, "k"); !errors.Is(err, context.Canceled) {
+	if _, _, err := l.Acquire(ctx, "k"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
@@ -180,68 +179,23 @@ func TestRemoveIfSameKeepsAReplacedLock(t *testing.T) {
 	}
 }
 
-// A worker that finds its unit claimed waits, and when the holder has saved
-// the unit it reuses that result instead of computing it again.
-func TestClaimReusesResultOfHolder(t *testing.T) {
-	t.Parallel()
-	cache := unitCache{dir: t.TempDir()}
-	var trained atomic.Int32
-	train := func(ctx context.Context, d *preparedData, u unitSpec, tr, ev []int) (unitResult, error) {
-		trained.Add(1)
-		return unitResult{}, errors.New("must not train")
-	}
-	r := newRunner(mustConfig(t, smallConfig), Options{}, cache, train, nil)
-	r.locks.poll = 5 * time.Millisecond
-	polls := make(chan struct{}, 100)
-	r.locks.waiting = func() {
-		select {
-		case polls <- struct{}{}:
-		default: // never block the claimant
-		}
-	}
-	res := validUnit()
-	writeLock(t, r.locks, res.Key, lockInfo{Host: r.locks.host, PID: os.Getpid(), Time: time.Now()})
-	done := make(chan error)
-	var reused bool
-	go func() {
-		var err error
-		reused, err = r.claimAndRun(context.Background(), res.Spec)
-		done <- err
-	}()
-	// Once the claimant waits, the holder finishes: it saves the unit, then
-	// releases its lock.
-	<-polls
-	if err := cache.store(res); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(r.locks.path(res.Key)); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; err != nil || !reused || trained.Load() != 0 {
-		t.Fatalf("claim: reused %v, trained %d times, %v", reused, trained.Load(), err)
-	}
-	if _, err := os.Stat(r.locks.path(res.Key)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("lock left behind: %v", err)
-	}
-}
-
 // A holder keeps its lock young, so that other hosts never report it while
 // it computes.
 func TestUnitLockHeartbeat(t *testing.T) {
 	t.Parallel()
 	l := testLocks(t)
 	l.maxAge = 20 * time.Millisecond
-	release, _, err := l.acquire(context.Background(), "k")
+	release, _, err := l.Acquire(context.Background(), "k")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer release()
 	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(l.path("k"), old, old); err != nil {
+	if err := os.Chtimes(l.Path("k"), old, old); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(l.maxAge) {
-		st, err := os.Stat(l.path("k"))
+		st, err := os.Stat(l.Path("k"))
 		if err != nil {
 			t.Fatal(err)
 		}

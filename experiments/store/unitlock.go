@@ -1,4 +1,4 @@
-package experiments
+package store
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ const DefaultLockAge = 10 * time.Minute
 // looks again.
 const lockPoll = time.Second
 
-// unitLocks claims units so that no two workers compute one at once, in one
+// Locks claims units so that no two workers compute one at once, in one
 // process or on several hosts sharing the store's file system. A claim is
 // the file units/<key>.lock, created with O_CREATE|O_EXCL (atomic on local
 // file systems and on NFSv3 and later), holding the holder's host, pid and
@@ -37,7 +37,7 @@ const lockPoll = time.Second
 // whose heartbeat is older than maxAge is reported as an error naming the
 // file, never removed: this host cannot tell a dead holder from a slow file
 // system, and two hosts computing one unit is the worse mistake.
-type unitLocks struct {
+type Locks struct {
 	dir    string
 	host   string
 	maxAge time.Duration
@@ -48,12 +48,22 @@ type unitLocks struct {
 	waiting func()
 }
 
-func newUnitLocks(dir string, maxAge time.Duration, warn func(string)) unitLocks {
+// NewLocks returns the locks of the units stored in dir; maxAge 0 is
+// DefaultLockAge, and warn (if not nil) hears of the stale locks replaced.
+func NewLocks(dir string, maxAge time.Duration, warn func(string)) Locks {
 	host, _ := os.Hostname()
 	if maxAge <= 0 {
 		maxAge = DefaultLockAge
 	}
-	return unitLocks{dir: dir, host: host, maxAge: maxAge, poll: lockPoll, warn: warn}
+	return Locks{dir: dir, host: host, maxAge: maxAge, poll: lockPoll, warn: warn}
+}
+
+// WithPoll returns l looking at a holder's lock every d while it waits,
+// and calling waiting (if not nil) each time it does: tests use it to act
+// only once a claimant is certainly waiting.
+func (l Locks) WithPoll(d time.Duration, waiting func()) Locks {
+	l.poll, l.waiting = d, waiting
+	return l
 }
 
 // lockInfo is the content of a unit lock file.
@@ -67,13 +77,13 @@ func (i lockInfo) String() string {
 	return fmt.Sprintf("pid %d on %s since %s", i.PID, i.Host, i.Time.Format(time.RFC3339))
 }
 
-func (l unitLocks) path(key string) string { return filepath.Join(l.dir, key+".lock") }
+func (l Locks) Path(key string) string { return filepath.Join(l.dir, key+".lock") }
 
-// acquire claims key, waiting while another live holder has it. waited
+// Acquire claims key, waiting while another live holder has it. waited
 // reports that it did wait, so the caller looks in the store again (the
 // other holder has probably saved the unit). release removes the lock.
-func (l unitLocks) acquire(ctx context.Context, key string) (release func(), waited bool, err error) {
-	path := l.path(key)
+func (l Locks) Acquire(ctx context.Context, key string) (release func(), waited bool, err error) {
+	path := l.Path(key)
 	me, err := json.Marshal(lockInfo{Host: l.host, PID: os.Getpid(), Time: time.Now().UTC().Truncate(time.Second)})
 	if err != nil {
 		return nil, false, err
@@ -130,7 +140,7 @@ func createExclusive(path string, content []byte) (ok bool, err error) {
 // judge decides what to do about an existing lock: wait for its holder,
 // or (wait == false) try again because the lock is gone or was stale and
 // has been removed. A foreign lock past maxAge is an error.
-func (l unitLocks) judge(path string) (wait bool, err error) {
+func (l Locks) judge(path string) (wait bool, err error) {
 	content, err := os.ReadFile(path)
 	st, serr := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(serr, fs.ErrNotExist) {
@@ -200,7 +210,7 @@ func removeIfSame(path string, content []byte) error {
 
 // heartbeat refreshes the lock's modification time every quarter of maxAge
 // until the returned release is called, which stops it and removes the lock.
-func (l unitLocks) heartbeat(path string) (release func()) {
+func (l Locks) heartbeat(path string) (release func()) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)

@@ -1,4 +1,4 @@
-package experiments
+package store
 
 import (
 	"encoding/json"

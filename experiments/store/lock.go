@@ -1,4 +1,4 @@
-package experiments
+package store
 
 import (
 	"errors"
@@ -12,20 +12,20 @@ import (
 	"time"
 )
 
-// dirLock keeps two runs from writing one output directory at once. The lock
+// DirLock keeps two runs from writing one output directory at once. The lock
 // file holds the owner's PID, host and start time; a lock whose process is
 // gone (a killed run) is recognised as stale and taken over.
-type dirLock struct{ path string }
+type DirLock struct{ path string }
 
-const lockName = ".lock"
+const LockName = ".lock"
 
-// acquireLock takes the lock of dir. warn receives a message when a stale
+// AcquireDirLock takes the lock of dir. warn receives a message when a stale
 // lock is replaced.
-func acquireLock(dir string, warn func(string)) (*dirLock, error) {
+func AcquireDirLock(dir string, warn func(string)) (*DirLock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, lockName)
+	path := filepath.Join(dir, LockName)
 	host, _ := os.Hostname()
 	content := fmt.Sprintf("%d %s %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
 	for attempt := 0; attempt < 2; attempt++ {
@@ -39,7 +39,7 @@ func acquireLock(dir string, warn func(string)) (*dirLock, error) {
 				os.Remove(path)
 				return nil, fmt.Errorf("writing lock %s: %w", path, werr)
 			}
-			return &dirLock{path: path}, nil
+			return &DirLock{path: path}, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("locking %s: %w", dir, err)
@@ -84,4 +84,4 @@ func lockOwner(path, host string) (string, bool) {
 	return owner, err == nil || errors.Is(err, syscall.EPERM)
 }
 
-func (l *dirLock) release() { os.Remove(l.path) }
+func (l *DirLock) Release() { os.Remove(l.path) }

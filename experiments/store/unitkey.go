@@ -1,4 +1,4 @@
-package experiments
+package store
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // A unit's key hashes its spec's JSON, so the JSON's bytes are part of
 // every stored result: MarshalJSON writes the members schema 2 has always
 // written, in the same order and with the same omissions, and puts the
-// params of trainers added since after them, sorted. So a trainer with a
+// Hyperparams of trainers added since after them, sorted. So a trainer with a
 // new param key changes no existing key and needs no change here.
 //
 // Two lists keep the order of the params that unit specs held as fields
@@ -38,7 +38,7 @@ type member struct {
 }
 
 // members lists the spec's JSON members in key order.
-func (u unitSpec) members() []member {
+func (u Spec) members() []member {
 	m := []member{
 		{"schema", u.Schema}, {"dataset", u.Dataset}, {"data_hash", u.DataHash}, {"task", u.Task},
 		{"features", u.Features}, {"trainer", u.Trainer}, {"C", u.C},
@@ -77,7 +77,7 @@ func (u unitSpec) members() []member {
 }
 
 // MarshalJSON writes the spec as its key hashes it (see members).
-func (u unitSpec) MarshalJSON() ([]byte, error) {
+func (u Spec) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, m := range u.members() {
@@ -104,12 +104,12 @@ func (u unitSpec) MarshalJSON() ([]byte, error) {
 // the trainer's params, each as its declared kind. A member that is
 // neither is an error, so a stored spec that no longer describes a unit of
 // this code is not mistaken for one.
-func (u *unitSpec) UnmarshalJSON(b []byte) error {
+func (u *Spec) UnmarshalJSON(b []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	*u = unitSpec{}
+	*u = Spec{}
 	fields := map[string]any{
 		"schema": &u.Schema, "dataset": &u.Dataset, "data_hash": &u.DataHash, "task": &u.Task,
 		"features": &u.Features, "trainer": &u.Trainer, "C": &u.C, "seed": &u.Seed, "split": &u.Split,

@@ -1,4 +1,4 @@
-package experiments
+package store
 
 import (
 	"crypto/sha256"
@@ -14,29 +14,30 @@ import (
 	"github.com/maxmargin/repro/experiments/config"
 )
 
-// ownerFile records, in an output directory, which config file writes it:
+// OwnerFile records, in an output directory, which config file writes it:
 // the file's path (relative to the directory, so that a clone of the
 // repository agrees) and the SHA-256 of its content when last run. Another
 // config file with the same name would otherwise overwrite the directory's
 // results silently.
-const ownerFile = ".owner.json"
+const OwnerFile = ".owner.json"
 
-type dirOwner struct {
+// Owner is the record in OwnerFile.
+type Owner struct {
 	Config string `json:"config"`           // path of the config file, relative to the directory
 	SHA256 string `json:"sha256,omitempty"` // of its content; empty for a config parsed from memory
 	Name   string `json:"name"`             // the config's name
 }
 
-// claimOwner checks that cfg may write dir and records it as dir's owner.
+// ClaimOwner checks that cfg may write dir and records it as dir's owner.
 // The same config file (edited or not) may; another file is refused unless
 // force, because it would replace the other experiment's results. A
 // directory without a record (written before records existed) is claimed.
-func claimOwner(dir string, cfg *config.Config, src []byte, force bool, log io.Writer) error {
-	me, err := ownerOf(dir, cfg, src)
+func ClaimOwner(dir string, cfg *config.Config, src []byte, force bool, log io.Writer) error {
+	me, err := OwnerOf(dir, cfg, src)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, ownerFile)
+	path := filepath.Join(dir, OwnerFile)
 	prev, err := readOwner(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -57,21 +58,21 @@ func claimOwner(dir string, cfg *config.Config, src []byte, force bool, log io.W
 	return writeFileAtomic(path, append(b, '\n'))
 }
 
-// ownerOf describes cfg as an owner of dir.
-func ownerOf(dir string, cfg *config.Config, src []byte) (dirOwner, error) {
+// OwnerOf describes cfg as an owner of dir.
+func OwnerOf(dir string, cfg *config.Config, src []byte) (Owner, error) {
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
-		return dirOwner{}, err
+		return Owner{}, err
 	}
 	absCfg, err := filepath.Abs(cfg.File())
 	if err != nil {
-		return dirOwner{}, err
+		return Owner{}, err
 	}
 	rel, err := filepath.Rel(absDir, absCfg)
 	if err != nil {
 		rel = absCfg
 	}
-	o := dirOwner{Config: filepath.ToSlash(rel), Name: cfg.Name}
+	o := Owner{Config: filepath.ToSlash(rel), Name: cfg.Name}
 	if src != nil {
 		sum := sha256.Sum256(src)
 		o.SHA256 = hex.EncodeToString(sum[:])
@@ -79,14 +80,14 @@ func ownerOf(dir string, cfg *config.Config, src []byte) (dirOwner, error) {
 	return o, nil
 }
 
-func readOwner(path string) (dirOwner, error) {
+func readOwner(path string) (Owner, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return dirOwner{}, err
+		return Owner{}, err
 	}
-	var o dirOwner
+	var o Owner
 	if err := json.Unmarshal(b, &o); err != nil || o.Config == "" {
-		return dirOwner{}, fmt.Errorf("%s does not say which config wrote the directory (damaged?)", path)
+		return Owner{}, fmt.Errorf("%s does not say which config wrote the directory (damaged?)", path)
 	}
 	return o, nil
 }
