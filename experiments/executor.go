@@ -21,6 +21,17 @@ type Unit struct {
 	spec unitSpec
 }
 
+// Group names the unit's selection group: a test unit whose C validation
+// chooses takes it from the validation units of its group.
+func (u Unit) Group() string { return groupOf(u.spec) }
+
+// Phase is store.PhaseValidate or store.PhaseTest.
+func (u Unit) Phase() string { return u.spec.Phase }
+
+// C is the unit's C (a grid-extension point's, for a validation unit the
+// runner added after a first selection).
+func (u Unit) C() float64 { return u.spec.C }
+
 // Worker computes one unit in this process and saves its result in the
 // store; a nil error means the result is there. Workers take the unit's
 // lock (see unitLock), so two workers, in one process or on two hosts

@@ -131,7 +131,7 @@ func TestPixelAttributesMadeWhenAsked(t *testing.T) {
 	writeSyntheticOCR(t, data)
 	for _, degree := range []int{1, 2} {
 		cfg := mustConfig(t, strings.Replace(ocrConfig, "DEGREE", fmt.Sprint(degree), 1))
-		prepared, err := prepare(context.Background(), cfg, Options{DataDir: data, DataSource: "--data"}.withDefaults(cfg))
+		prepared, err := prepare(context.Background(), cfg, Options{DataDir: data, DataSource: "--data"}.WithDefaults(cfg))
 		if err != nil {
 			t.Fatal(err)
 		}

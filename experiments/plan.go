@@ -67,7 +67,7 @@ type PlannedUnit struct {
 // dir is the directory the plan is written to (Options.OutDir, default
 // results/<name>); config paths in the plan are relative to it.
 func Plan(ctx context.Context, cfg *config.Config, opt Options) ([]PlannedUnit, error) {
-	opt = opt.withDefaults(cfg)
+	opt = opt.WithDefaults(cfg)
 	r, err := openRunner(ctx, cfg, opt, dispatchUnit)
 	if err != nil {
 		return nil, err
@@ -75,8 +75,8 @@ func Plan(ctx context.Context, cfg *config.Config, opt Options) ([]PlannedUnit, 
 	return r.planAll(ctx)
 }
 
-// withDefaults fills in the options Run defaults.
-func (opt Options) withDefaults(cfg *config.Config) Options {
+// WithDefaults fills in the options Run defaults.
+func (opt Options) WithDefaults(cfg *config.Config) Options {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.NumCPU()
 	}
@@ -292,7 +292,7 @@ func runPlanned(ctx context.Context, cfg *config.Config, plan []PlannedUnit, ind
 	if index < 0 || index >= len(plan) {
 		return UnitOutcome{}, fmt.Errorf("unit index %d is outside the plan (0..%d)", index, len(plan)-1)
 	}
-	opt = opt.withDefaults(cfg)
+	opt = opt.WithDefaults(cfg)
 	r, err := openRunner(ctx, cfg, opt, dispatchUnit)
 	if err != nil {
 		return UnitOutcome{}, err

@@ -37,7 +37,7 @@ func Reproduce(ctx context.Context, cfg *config.Config, runs []report.Run, opt O
 		return nil, fmt.Errorf("a temporary unit store: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	opt = opt.withDefaults(cfg)
+	opt = opt.WithDefaults(cfg)
 	opt.OutDir = tmp // the runner's units go to tmp/units, not the committed directory
 	r, err := openRunner(ctx, cfg, opt, dispatchUnit)
 	if err != nil {

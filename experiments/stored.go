@@ -20,7 +20,7 @@ import (
 // This is what a cluster submission resubmits (the missing units) and
 // what tells a collecting run that it will compute nothing.
 func Stored(cfg *config.Config, plan []PlannedUnit, opt Options) ([]bool, error) {
-	opt = opt.withDefaults(cfg)
+	opt = opt.WithDefaults(cfg)
 	r := &runner{cfg: cfg, opt: opt, cache: store.Cache{Dir: filepath.Join(opt.OutDir, "units")}}
 	// An invalid file counts as missing: Run would recompute it (and
 	// say why when it does).

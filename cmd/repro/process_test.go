@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/experiments/executor"
 )
 
 // repro run --executor process gives the results and tables of
@@ -44,7 +45,7 @@ func TestProcessExecutor(t *testing.T) {
 			t.Errorf("%s differs from a local run's (%v, %v):\n%s\n%s", f, errA, errB, a, b)
 		}
 	}
-	if logs, _ := filepath.Glob(filepath.Join(out, experiments.LogDir, "*.log")); len(logs) != 12 {
+	if logs, _ := filepath.Glob(filepath.Join(out, executor.LogDir, "*.log")); len(logs) != 12 {
 		t.Errorf("%d child logs, want one per unit (12)", len(logs))
 	}
 
@@ -62,7 +63,7 @@ func TestProcessExecutor(t *testing.T) {
 	if err == nil || cmd.ProcessState.ExitCode() != 1 {
 		t.Fatalf("run with a failing child: %v, want exit status 1\n%s", err, log)
 	}
-	if !strings.Contains(log, "repro unit --index 0 failed (exit status 2): fatal error: runtime: out of memory; its log: "+filepath.Join(failing, experiments.LogDir)) {
+	if !strings.Contains(log, "repro unit --index 0 failed (exit status 2): fatal error: runtime: out of memory; its log: "+filepath.Join(failing, executor.LogDir)) {
 		t.Errorf("the error does not name the child's failure and log:\n%s", log)
 	}
 	if _, err := os.Stat(filepath.Join(failing, experiments.PartialDir, "PARTIAL.txt")); err != nil {
@@ -95,7 +96,7 @@ func TestProcessExecutorGridExtensions(t *testing.T) {
 	if a, b := resultsOf(t, ref), resultsOf(t, out); !bytes.Equal(a, b) {
 		t.Errorf("results differ from a local run's:\n%s\n%s", a, b)
 	}
-	logs, _ := filepath.Glob(filepath.Join(out, experiments.LogDir, "*.log"))
+	logs, _ := filepath.Glob(filepath.Join(out, executor.LogDir, "*.log"))
 	if len(logs) != computed {
 		t.Errorf("%d child logs for %d computed units: some ran in the runner", len(logs), computed)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments"
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/executor"
 	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/internal/cputime"
 )
@@ -55,7 +56,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	refreshStale := fs.Bool("refresh-stale", false, "recompute only the cached units that another code version computed")
 	shareUnits := fs.Bool("share-units", false, "copy a unit that this code version already computed into another output directory beside this one instead of computing it again (not with --force)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	executor := fs.String("executor", "local", "where units run: local (goroutines of this process) or process (one child process per unit)")
+	executorName := fs.String("executor", "local", "where units run: local (goroutines of this process) or process (one child process per unit)")
 	lockAge := fs.Duration("lock-age", store.DefaultLockAge, "report (never remove) another host's unit lock whose heartbeat is older than this")
 	args, help, err := parseFlags(fs, args, runUsage, stdout)
 	if help || err != nil {
@@ -67,8 +68,8 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *lockAge <= 0 {
 		return usagef("--lock-age must be positive, got %s", *lockAge)
 	}
-	if *executor != "local" && *executor != "process" {
-		return usagef("--executor must be local or process, got %q", *executor)
+	if *executorName != "local" && *executorName != "process" {
+		return usagef("--executor must be local or process, got %q", *executorName)
 	}
 	if *force && *shareUnits {
 		return usagef("--share-units has no effect with --force, which computes every unit")
@@ -91,8 +92,8 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *quiet {
 		opt.Progress = nil
 	}
-	if *executor == "process" {
-		opt.Executor = &experiments.ProcessExecutor{Workers: *workers, Config: cfg, Options: opt, Exe: os.Getenv(unitExeEnv)}
+	if *executorName == "process" {
+		opt.Executor = &executor.ProcessExecutor{Workers: *workers, Config: cfg, Options: opt, Exe: os.Getenv(unitExeEnv)}
 	}
 	start := time.Now()
 	cpu0, cpuOK := cputime.WithChildren()
@@ -105,14 +106,14 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stderr, "repro: %d units computed, %d from cache%s; results in %s\n", res.Computed, res.Cached, shared, res.OutDir)
 		wall := time.Since(start)
 		c := store.RunCost{
-			Version: version(), Executor: *executor, Workers: *workers, Force: *force,
+			Version: version(), Executor: *executorName, Workers: *workers, Force: *force,
 			UnitsComputed: res.Computed, UnitsCached: res.Cached,
 			WallSeconds: wall.Seconds(), LargestUnitMiB: res.LargestUnitMiB,
 		}
 		cpu1, ok := cputime.WithChildren()
 		if ok && cpuOK {
 			c.CPUSeconds = (cpu1 - cpu0).Seconds()
-			fmt.Fprintf(stderr, "repro: cost: %s CPU, %s wall (%s)\n", formatSeconds(cpu1-cpu0), formatSeconds(wall), costScope(*executor))
+			fmt.Fprintf(stderr, "repro: cost: %s CPU, %s wall (%s)\n", formatSeconds(cpu1-cpu0), formatSeconds(wall), costScope(*executorName))
 		}
 		if err == nil && !res.Partial {
 			recorded, werr := store.RecordCost(res.OutDir, c, res.Runs)

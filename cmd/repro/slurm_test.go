@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/maxmargin/repro/experiments"
+	"github.com/maxmargin/repro/experiments/executor"
 	"github.com/maxmargin/repro/internal/slurm"
 )
 
@@ -163,7 +164,7 @@ func TestSlurmSubmitResubmitCollect(t *testing.T) {
 		t.Fatalf("test units of units 0 and %d: %d, %d; want two distinct ones", failed, test0, testFailed)
 	}
 	runUnits(0, 1, 2, 3, 4, 5, 6, test0)
-	failedLog := filepath.Join(out, slurmDir, "logs", fmt.Sprintf("validate-1_%d.out", failed))
+	failedLog := filepath.Join(out, executor.SlurmDir, "logs", fmt.Sprintf("validate-1_%d.out", failed))
 	if err := os.WriteFile(failedLog, []byte("repro: unit 7: out of memory\n\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -230,26 +231,6 @@ func TestSlurmSubmitResubmitCollect(t *testing.T) {
 	}
 }
 
-// A task asks for as many CPUs as the most threads any unit of its array
-// trains with, and one when none says.
-func TestSlurmCPUsFollowThreads(t *testing.T) {
-	t.Parallel()
-	plan := []experiments.PlannedUnit{{}, {Threads: 4}, {}, {Threads: 2}}
-	for _, tc := range []struct {
-		name string
-		c    slurm.Chunk
-		want int
-	}{
-		{"no threads", slurm.Chunk{IDs: []int{0, 2}}, 1},
-		{"one unit with 4", slurm.Chunk{IDs: []int{0, 1, 2}}, 4},
-		{"offset", slurm.Chunk{Offset: 2, IDs: []int{0, 1}}, 2},
-	} {
-		if got := cpusFor(plan, tc.c); got != tc.want {
-			t.Errorf("%s: %d CPUs, want %d", tc.name, got, tc.want)
-		}
-	}
-}
-
 // refusingSlurm is a cluster whose sbatch refuses every script.
 type refusingSlurm struct{}
 
@@ -287,8 +268,8 @@ func TestSlurmFailedSubmissionLeavesNothing(t *testing.T) { // not parallel: set
 			t.Errorf("left behind: %s", p)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(out, slurmDir)); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("%s left behind (%v)", slurmDir, err)
+	if _, err := os.Stat(filepath.Join(out, executor.SlurmDir)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s left behind (%v)", executor.SlurmDir, err)
 	}
 
 	t.Setenv("PATH", dir) // no sbatch there; ExecRunner looks for it first

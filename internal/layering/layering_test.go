@@ -32,6 +32,8 @@ func rules() []rule {
 		{"scripts/...", []string{"..."}, "tools and benchmarks outside the product"},
 		{"experiments", []string{"experiments/config", "experiments/store", "tasks", "tagger", "report", "metrics", "features", "datasets", "golden", "trainers", "structpred", "internal/..."},
 			"a unit trains through its task's route (package tasks), not by joining models and decoders itself"},
+		{"experiments/executor", []string{"experiments", "experiments/config", "experiments/store", "internal/..."},
+			"executors decide where and when the runner's units run (child processes, Slurm arrays), never what a unit computes"},
 		{"experiments/store", []string{"experiments/config", "report", "metrics", "trainers", "internal/..."},
 			"the store keeps unit files, locks, the directory's owner and cost record; it runs nothing and reads no data"},
 		{"experiments/config", []string{"tasks", "tagger", "report", "metrics", "features", "datasets", "trainers", "structpred", "internal/..."},
@@ -190,6 +192,7 @@ func TestLayeringCatchesLeaks(t *testing.T) {
 		{map[string][]string{"report": {"trainers"}}, []string{"report imports trainers"}},
 		{map[string][]string{"experiments/config": {"experiments"}}, []string{"experiments/config imports experiments"}},
 		{map[string][]string{"experiments/store": {"experiments"}}, []string{"experiments/store imports experiments"}},
+		{map[string][]string{"experiments": {"experiments/executor"}}, []string{"experiments imports experiments/executor"}},
 		{map[string][]string{"newpkg": nil}, []string{"package newpkg has no rule"}},
 		{map[string][]string{"models/cfg": {"decoders/cky"}}, []string{"exception models/cfg → datasets"}},
 	}

@@ -1,4 +1,4 @@
-package experiments
+package executor
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/maxmargin/repro/experiments"
 	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/experiments/store"
 	"golang.org/x/sync/errgroup"
@@ -49,7 +50,7 @@ type ProcessExecutor struct {
 	// Config and Options are the run's: Options.OutDir, DataDir and
 	// LockAge are handed to the children.
 	Config  *config.Config
-	Options Options
+	Options experiments.Options
 	// Exe is the repro executable children run; "": this one
 	// (os.Executable). Tests set it to stand-ins that fail.
 	Exe string
@@ -58,13 +59,13 @@ type ProcessExecutor struct {
 	StopDelay time.Duration
 
 	mu       sync.Mutex
-	plan     []PlannedUnit
+	plan     []experiments.PlannedUnit
 	planPath string
 	planErr  error
 }
 
 // Execute implements Executor.
-func (e *ProcessExecutor) Execute(ctx context.Context, units []Unit, work Worker, track Tracker) {
+func (e *ProcessExecutor) Execute(ctx context.Context, units []experiments.Unit, work experiments.Worker, track experiments.Tracker) {
 	planErr := e.preparePlan(ctx)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(1, e.Workers))
@@ -97,12 +98,12 @@ func (e *ProcessExecutor) preparePlan(ctx context.Context) error {
 	if e.plan != nil || e.planErr != nil {
 		return e.planErr
 	}
-	opt := e.Options.withDefaults(e.Config)
+	opt := e.Options.WithDefaults(e.Config)
 	opt.Progress, opt.Stdout = nil, nil // the runner reports warnings already
-	e.planPath = filepath.Join(opt.OutDir, PlanFile)
-	plan, err := Plan(ctx, e.Config, opt)
+	e.planPath = filepath.Join(opt.OutDir, experiments.PlanFile)
+	plan, err := experiments.Plan(ctx, e.Config, opt)
 	if err == nil {
-		err = WritePlan(e.planPath, plan)
+		err = experiments.WritePlan(e.planPath, plan)
 	}
 	if err != nil {
 		e.planErr = fmt.Errorf("process executor: writing the plan its children read: %w", err)
@@ -120,12 +121,12 @@ func (e *ProcessExecutor) preparePlan(ctx context.Context) error {
 // indexOf returns the plan line a child runs u from, and whether u is a
 // grid extension of that line's group, or false when u must run in this
 // process (see ProcessExecutor).
-func (e *ProcessExecutor) indexOf(u Unit) (index int, extension bool, ok bool) {
-	if i, err := IndexOf(e.plan, u.Key); err == nil {
+func (e *ProcessExecutor) indexOf(u experiments.Unit) (index int, extension bool, ok bool) {
+	if i, err := experiments.IndexOf(e.plan, u.Key); err == nil {
 		return i, false, true
 	}
-	group := groupOf(u.spec)
-	dir := filepath.Join(e.Options.withDefaults(e.Config).OutDir, "units")
+	group := u.Group()
+	dir := filepath.Join(e.Options.WithDefaults(e.Config).OutDir, "units")
 	for _, p := range e.plan {
 		if p.Phase != store.PhaseTest || !p.CFromValidation || p.Group != group {
 			continue
@@ -135,7 +136,7 @@ func (e *ProcessExecutor) indexOf(u Unit) (index int, extension bool, ok bool) {
 				return 0, false, false // the runner chose C without it; so must we
 			}
 		}
-		return p.Index, u.spec.Phase != store.PhaseTest, true
+		return p.Index, u.Phase() != store.PhaseTest, true
 	}
 	return 0, false, false
 }
@@ -143,7 +144,7 @@ func (e *ProcessExecutor) indexOf(u Unit) (index int, extension bool, ok bool) {
 // runChild runs `repro unit` on the plan's line index for u (with
 // --grid-extension and u's C when u extends that line's grid), its output
 // going to OUT/logs/<key>.log, and checks that u is in the store after.
-func (e *ProcessExecutor) runChild(ctx context.Context, u Unit, index int, extension bool) error {
+func (e *ProcessExecutor) runChild(ctx context.Context, u experiments.Unit, index int, extension bool) error {
 	out := filepath.Dir(e.planPath)
 	logPath := filepath.Join(out, LogDir, u.Key+".log")
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
@@ -156,7 +157,7 @@ func (e *ProcessExecutor) runChild(ctx context.Context, u Unit, index int, exten
 	defer log.Close()
 	args := []string{"unit", "--plan", e.planPath, "--index", strconv.Itoa(index), "--force"}
 	if extension {
-		args = append(args, "--grid-extension", strconv.FormatFloat(u.spec.C, 'g', -1, 64))
+		args = append(args, "--grid-extension", strconv.FormatFloat(u.C(), 'g', -1, 64))
 	}
 	if e.Options.DataDir != "" {
 		args = append(args, "--data", e.Options.DataDir)

@@ -1,4 +1,4 @@
-package experiments
+package executor
 
 import (
 	"context"
@@ -7,8 +7,27 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxmargin/repro/experiments"
 	"github.com/maxmargin/repro/experiments/config"
 )
+
+// smallConfig is a config of 8 validation units on synthetic data.
+const smallConfig = `name: small
+seed: 5
+datasets:
+  - name: synthetic
+    synthetic: {sequences: 40, labels: 3, min_len: 4, max_len: 8}
+splits:
+  count: 2
+  train_fractions: [0.5]
+trainers:
+  - name: margin
+    C: [0.1, 1]
+  - name: poslearn
+    C: [0.1, 1]
+compare:
+  - [poslearn, margin]
+`
 
 // A child that fails, or exits 0 without saving its unit, fails its unit
 // alone: the error names the child's log (which holds what it printed), and
@@ -40,16 +59,16 @@ func TestProcessExecutorChildFailures(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := filepath.Join(dir, "out")
-			opt := Options{OutDir: out, Workers: 2}
+			opt := experiments.Options{OutDir: out, Workers: 2}
 			opt.Executor = &ProcessExecutor{Workers: 2, Config: cfg, Options: opt, Exe: exe}
-			res, err := Run(context.Background(), cfg, opt)
+			res, err := experiments.Run(context.Background(), cfg, opt)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "its log: "+filepath.Join(out, LogDir)) {
 				t.Fatalf("err = %v, want %q and the log's path", err, tt.want)
 			}
 			if res == nil || !res.Partial {
 				t.Errorf("outcome %+v, want partial", res)
 			}
-			if _, err := os.Stat(filepath.Join(out, PlanFile)); err != nil {
+			if _, err := os.Stat(filepath.Join(out, experiments.PlanFile)); err != nil {
 				t.Errorf("no plan for the children: %v", err)
 			}
 			logs, _ := filepath.Glob(filepath.Join(out, LogDir, "*.log"))
