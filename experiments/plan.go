@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/progress"
 	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/internal/readlimit"
@@ -96,7 +97,7 @@ func openRunner(ctx context.Context, cfg *config.Config, opt Options, train unit
 		return nil, err
 	}
 	r := newRunner(cfg, opt, store.Cache{Dir: filepath.Join(opt.OutDir, "units")}, train, unsupported)
-	r.prog = &progress{w: opt.Progress} // warnings only: no status line
+	r.prog = progress.Warnings(opt.Progress) // warnings only: no status line
 	if r.data, err = load(ctx, cfg, opt, false); err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/experiments/progress"
 	"github.com/maxmargin/repro/experiments/store"
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/internal/readlimit"
@@ -152,8 +153,8 @@ func runWith(ctx context.Context, cfg *config.Config, opt Options, train unitFun
 	if err := r.checkParts(validation, expectedTests); err != nil {
 		return nil, r.stopped(ctx, err)
 	}
-	r.prog = newProgress(opt.Progress, len(validation)+len(expectedTests))
-	defer r.prog.stop()
+	r.prog = progress.New(opt.Progress, len(validation)+len(expectedTests))
+	defer r.prog.Stop()
 	valResults, valErrs := r.execute(ctx, "validation", validation)
 	if err := ctx.Err(); err != nil {
 		return nil, r.interrupted(err)
@@ -167,7 +168,7 @@ func runWith(ctx context.Context, cfg *config.Config, opt Options, train unitFun
 		if opt.Progress != nil {
 			fmt.Fprintf(opt.Progress, "repro: grid extension %d: %d split(s) chose an end of their C grid; trying %s\n", step, len(extra), describeExtensions(extra))
 		}
-		r.prog.setTotal(len(validation) + len(extra) + len(expectedTests))
+		r.prog.SetTotal(len(validation) + len(extra) + len(expectedTests))
 		more, errs := r.execute(ctx, fmt.Sprintf("validation (grid extension %d)", step), extra)
 		if err := ctx.Err(); err != nil {
 			return nil, r.interrupted(err)
@@ -184,12 +185,12 @@ func runWith(ctx context.Context, cfg *config.Config, opt Options, train unitFun
 	if err != nil {
 		return nil, r.stopped(ctx, err)
 	}
-	r.prog.setTotal(len(validation) + len(tests))
+	r.prog.SetTotal(len(validation) + len(tests))
 	testResults, testErrs := r.execute(ctx, "test", tests)
 	if err := ctx.Err(); err != nil {
 		return nil, r.interrupted(err)
 	}
-	r.prog.stop()
+	r.prog.Stop()
 	out := &Outcome{OutDir: opt.OutDir, Computed: r.computed, Cached: r.cached, Shared: r.shared, LargestUnitMiB: r.largestMiB}
 	for i, u := range tests {
 		if res, ok := testResults[i]; ok {
@@ -250,7 +251,7 @@ type runner struct {
 	cache store.Cache
 	locks store.Locks
 	exec  Executor
-	prog  *progress
+	prog  *progress.Line
 	// train runs one unit; tests replace it to inject failures.
 	train unitFunc
 	// unsupported holds the (trainer, task) pairs that are not run.
@@ -276,7 +277,7 @@ type phaseTracker struct {
 	errs    []error
 }
 
-func (t *phaseTracker) Started(Unit) { t.r.prog.start() }
+func (t *phaseTracker) Started(Unit) { t.r.prog.Start() }
 
 func (t *phaseTracker) Finished(u Unit, err error) {
 	var res unitResult
@@ -292,7 +293,7 @@ func (t *phaseTracker) Finished(u Unit, err error) {
 	switch {
 	case err != nil && t.ctx.Err() != nil:
 		// Stopped mid-training: neither done nor a failure.
-		t.r.prog.abandon()
+		t.r.prog.Abandon()
 		return
 	case err != nil:
 		t.errs = append(t.errs, fmt.Errorf("%s: %w", u.Name, err))
@@ -301,7 +302,7 @@ func (t *phaseTracker) Finished(u Unit, err error) {
 		t.r.computed++
 		t.r.largestMiB = max(t.r.largestMiB, res.PeakMiB)
 	}
-	t.r.prog.done(err != nil)
+	t.r.prog.Done(err != nil)
 }
 
 func (r *runner) interrupted(err error) error {
@@ -319,7 +320,7 @@ func (r *runner) stopped(ctx context.Context, err error) error {
 
 // warnf prints a warning on the progress writer, above the live status line.
 func (r *runner) warnf(format string, args ...any) {
-	r.prog.log("repro: warning: " + fmt.Sprintf(format, args...))
+	r.prog.Log("repro: warning: " + fmt.Sprintf(format, args...))
 }
 
 // planCheckEvery is how many units plan lists between checks of ctx.
@@ -520,10 +521,10 @@ func selectParams(units []unitSpec, results map[int]unitResult, by func(task str
 // skipped; cancellation stops scheduling new units.
 func (r *runner) execute(ctx context.Context, phase string, units []unitSpec) (map[int]unitResult, []error) {
 	results := make(map[int]unitResult, len(units))
-	r.prog.setPhase(phase)
+	r.prog.SetPhase(phase)
 	todo := r.survey(phase, units, results)
 	r.cached += len(results)
-	r.prog.fromCache(len(results))
+	r.prog.FromCache(len(results))
 	batch := make([]Unit, len(todo))
 	for j, i := range todo {
 		batch[j] = newUnit(j, units[i])
@@ -683,14 +684,14 @@ func (r *runner) reportShared(phase string, from map[string]int) {
 		parts = append(parts, fmt.Sprintf("%s %d", name, from[name]))
 		total += from[name]
 	}
-	r.prog.log(fmt.Sprintf("repro: %s: took %d unit(s) that this code version computed in other output directories (%s)", phase, total, strings.Join(parts, ", ")))
+	r.prog.Log(fmt.Sprintf("repro: %s: took %d unit(s) that this code version computed in other output directories (%s)", phase, total, strings.Join(parts, ", ")))
 }
 
 // reportStale lists the reused units of other code versions by version and
 // trainer, or says how many are being recomputed.
 func (r *runner) reportStale(phase string, stale map[string]map[string]int, refreshed int) {
 	if refreshed > 0 {
-		r.prog.log(fmt.Sprintf("repro: recomputing %d cached %s unit(s) from other code versions (--refresh-stale)", refreshed, phase))
+		r.prog.Log(fmt.Sprintf("repro: recomputing %d cached %s unit(s) from other code versions (--refresh-stale)", refreshed, phase))
 	}
 	if len(stale) == 0 {
 		return
@@ -862,7 +863,7 @@ func (r *runner) writePartial(runs []report.Run, configYAML []byte, unitErrs []e
 		os.RemoveAll(dir) // half-written partial outputs would mislead more than none
 		return errors.Join(failed, fmt.Errorf("writing partial outputs to %s: %w", dir, err))
 	}
-	r.prog.log(fmt.Sprintf("repro: %d unit(s) failed: the outputs in %s were left untouched; partial outputs (%d test runs) are in %s", len(unitErrs), r.opt.OutDir, len(runs), dir))
+	r.prog.Log(fmt.Sprintf("repro: %d unit(s) failed: the outputs in %s were left untouched; partial outputs (%d test runs) are in %s", len(unitErrs), r.opt.OutDir, len(runs), dir))
 	if err := r.print(dir, spec); err != nil {
 		return errors.Join(failed, err)
 	}

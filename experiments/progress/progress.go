@@ -1,4 +1,4 @@
-package experiments
+package progress
 
 import (
 	"fmt"
@@ -9,14 +9,14 @@ import (
 	"time"
 )
 
-// progress reports a run's units done/total (both phases: every selection
+// Line reports a run's units done/total (both phases: every selection
 // group has one test unit, so the total is known up front), units running,
 // elapsed time and an ETA for the whole run on w. On a terminal it redraws
 // one status line, cut to the terminal's width so that it never wraps,
 // several times a second; otherwise (CI logs, files) it prints a plain line
 // when units finish (at most every few seconds) and a heartbeat while long
-// units run. A nil w (or a nil *progress) disables it.
-type progress struct {
+// units run. A nil w (or a nil *Line) disables it.
+type Line struct {
 	w     io.Writer
 	width func() int // terminal columns; nil when w is not a terminal
 	quit  chan struct{}
@@ -36,8 +36,9 @@ const (
 	barWidth       = 24
 )
 
-func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, total: total, begin: time.Now(), quit: make(chan struct{})}
+// New returns a Line reporting on w a run of total units, until Stop.
+func New(w io.Writer, total int) *Line {
+	p := &Line{w: w, total: total, begin: time.Now(), quit: make(chan struct{})}
 	if w == nil {
 		return p
 	}
@@ -71,8 +72,12 @@ func newProgress(w io.Writer, total int) *progress {
 	return p
 }
 
-// setPhase names the phase whose units run now.
-func (p *progress) setPhase(phase string) {
+// Warnings returns a Line that only prints Log's lines on w, with no
+// status (planning, a unit run in a child process).
+func Warnings(w io.Writer) *Line { return &Line{w: w} }
+
+// SetPhase names the phase whose units run now.
+func (p *Line) SetPhase(phase string) {
 	if p == nil {
 		return
 	}
@@ -81,9 +86,9 @@ func (p *progress) setPhase(phase string) {
 	p.phase = phase
 }
 
-// setTotal corrects the run's unit count (test units are fewer than
+// SetTotal corrects the run's unit count (test units are fewer than
 // expected when every validation unit of a group failed).
-func (p *progress) setTotal(total int) {
+func (p *Line) SetTotal(total int) {
 	if p == nil {
 		return
 	}
@@ -92,8 +97,8 @@ func (p *progress) setTotal(total int) {
 	p.total = total
 }
 
-// fromCache counts n units as done without computing them.
-func (p *progress) fromCache(n int) {
+// FromCache counts n units as done without computing them.
+func (p *Line) FromCache(n int) {
 	if p == nil || n == 0 {
 		return
 	}
@@ -104,7 +109,7 @@ func (p *progress) fromCache(n int) {
 	p.printPlain()
 }
 
-func (p *progress) start() {
+func (p *Line) Start() {
 	if p == nil {
 		return
 	}
@@ -113,8 +118,8 @@ func (p *progress) start() {
 	p.running++
 }
 
-// done counts a computed unit as finished (failed or not).
-func (p *progress) done(failed bool) {
+// Done counts a computed unit as finished (failed or not).
+func (p *Line) Done(failed bool) {
 	if p == nil {
 		return
 	}
@@ -128,9 +133,9 @@ func (p *progress) done(failed bool) {
 	p.printPlain()
 }
 
-// abandon counts a unit that was stopped by cancellation: it is no longer
+// Abandon counts a unit that was stopped by cancellation: it is no longer
 // running, and it is not done.
-func (p *progress) abandon() {
+func (p *Line) Abandon() {
 	if p == nil {
 		return
 	}
@@ -139,9 +144,9 @@ func (p *progress) abandon() {
 	p.running--
 }
 
-// log prints a line of its own (a warning), above the status line on a
+// Log prints a line of its own (a warning), above the status line on a
 // terminal.
-func (p *progress) log(line string) {
+func (p *Line) Log(line string) {
 	if p == nil || p.w == nil {
 		return
 	}
@@ -157,14 +162,14 @@ func (p *progress) log(line string) {
 }
 
 // printPlain prints a plain line when one is due; the caller holds p.mu.
-func (p *progress) printPlain() {
+func (p *Line) printPlain() {
 	if p.w != nil && p.width == nil && (time.Since(p.lastLine) >= plainThrottle || p.finished == p.total) {
 		p.print()
 	}
 }
 
 // status is the progress text without the bar; the caller holds p.mu.
-func (p *progress) status() string {
+func (p *Line) status() string {
 	elapsed := time.Since(p.begin)
 	eta := "?"
 	switch computed := p.finished - p.cached; {
@@ -180,7 +185,7 @@ func (p *progress) status() string {
 }
 
 // print writes the status; the caller holds p.mu.
-func (p *progress) print() {
+func (p *Line) print() {
 	if p.w == nil || p.stopped {
 		return
 	}
@@ -208,9 +213,9 @@ func statusLine(status string, finished, total, width int) string {
 	return line
 }
 
-// stop ends the ticker and, on a terminal, finishes the status line. It may
+// Stop ends the ticker and, on a terminal, finishes the status line. It may
 // be called more than once.
-func (p *progress) stop() {
+func (p *Line) Stop() {
 	if p == nil {
 		return
 	}

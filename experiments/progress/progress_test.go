@@ -1,8 +1,6 @@
-package experiments
+package progress
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -32,29 +30,13 @@ func TestStatusLineFitsTheTerminal(t *testing.T) {
 // A unit stopped by cancellation is neither done nor running.
 func TestProgressAbandonedUnitIsNotDone(t *testing.T) {
 	t.Parallel()
-	p := newProgress(nil, 3)
-	defer p.stop()
-	p.start()
-	p.start()
-	p.done(false)
-	p.abandon()
+	p := New(nil, 3)
+	defer p.Stop()
+	p.Start()
+	p.Start()
+	p.Done(false)
+	p.Abandon()
 	if p.finished != 1 || p.running != 0 {
 		t.Errorf("finished %d, running %d; want 1 and 0", p.finished, p.running)
-	}
-}
-
-// The progress total covers both phases from the first line on.
-func TestRunProgressCoversTheWholeRun(t *testing.T) {
-	t.Parallel()
-	var log bytes.Buffer
-	if _, err := Run(context.Background(), mustConfig(t, smallConfig), Options{OutDir: t.TempDir(), Workers: 1, Progress: &log}); err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(log.String(), "\n")
-	if !strings.Contains(first, "validation: units 1/12 ") { // 8 validation + 4 test units
-		t.Errorf("first progress line %q, want units 1/12", first)
-	}
-	if !strings.Contains(log.String(), "test: units 12/12 ") || !strings.Contains(log.String(), "ETA done") {
-		t.Errorf("last progress line missing:\n%s", log.String())
 	}
 }
