@@ -159,25 +159,8 @@ func runWith(ctx context.Context, cfg *config.Config, opt Options, train unitFun
 	if err := ctx.Err(); err != nil {
 		return nil, r.interrupted(err)
 	}
-	// Grids marked extend: grow by a decade where a split chose an edge.
-	for step := 1; ; step++ {
-		extra := r.gridExtensions(validation, valResults)
-		if len(extra) == 0 {
-			break
-		}
-		if opt.Progress != nil {
-			fmt.Fprintf(opt.Progress, "repro: grid extension %d: %d split(s) chose an end of their C grid; trying %s\n", step, len(extra), describeExtensions(extra))
-		}
-		r.prog.SetTotal(len(validation) + len(extra) + len(expectedTests))
-		more, errs := r.execute(ctx, fmt.Sprintf("validation (grid extension %d)", step), extra)
-		if err := ctx.Err(); err != nil {
-			return nil, r.interrupted(err)
-		}
-		for i, res := range more {
-			valResults[len(validation)+i] = res
-		}
-		validation = append(validation, extra...)
-		valErrs = append(valErrs, errs...)
+	if validation, valErrs, err = r.extendGrids(ctx, validation, valResults, valErrs, len(expectedTests)); err != nil {
+		return nil, err
 	}
 	// Phase 2: one test unit per (dataset, task, trainer, fraction, split).
 	chosen, selections := selectParams(validation, valResults, r.cfg.SelectionMetric)
@@ -212,6 +195,32 @@ func runWith(ctx context.Context, cfg *config.Config, opt Options, train unitFun
 		return out, r.writePartial(out.Runs, effective, errs)
 	}
 	return out, r.writeComplete(out.Runs, effective)
+}
+
+// extendGrids grows the grids marked extend by a decade where a split
+// chose an edge, and runs the new validation units, until no split does.
+// It returns the validation units with the new ones, their results added
+// to results, and the errors with the new units'.
+func (r *runner) extendGrids(ctx context.Context, validation []unitSpec, results map[int]unitResult, errs []error, tests int) ([]unitSpec, []error, error) {
+	for step := 1; ; step++ {
+		extra := r.gridExtensions(validation, results)
+		if len(extra) == 0 {
+			return validation, errs, nil
+		}
+		if r.opt.Progress != nil {
+			fmt.Fprintf(r.opt.Progress, "repro: grid extension %d: %d split(s) chose an end of their C grid; trying %s\n", step, len(extra), describeExtensions(extra))
+		}
+		r.prog.SetTotal(len(validation) + len(extra) + tests)
+		more, moreErrs := r.execute(ctx, fmt.Sprintf("validation (grid extension %d)", step), extra)
+		if err := ctx.Err(); err != nil {
+			return nil, nil, r.interrupted(err)
+		}
+		for i, res := range more {
+			results[len(validation)+i] = res
+		}
+		validation = append(validation, extra...)
+		errs = append(errs, moreErrs...)
+	}
 }
 
 // removeStaging removes staging directories left by a run killed while it

@@ -73,18 +73,9 @@ type Slurm struct {
 // submissions (ReadSubmissions).
 func (s *Slurm) Submit(ctx context.Context, cfg *config.Config, opt experiments.Options, plan []experiments.PlannedUnit, stored []bool,
 	history []Submission, stdout, stderr io.Writer) (err error) {
-	runner := s.Runner
-	var queued []string
-	if !s.DryRun && len(history) > 0 {
-		var err error
-		if queued, err = slurm.Queued(ctx, runner, jobIDs(history)); err != nil {
-			return err
-		}
-		if len(queued) > 0 {
-			ids := strings.Join(queued, ",")
-			return fmt.Errorf("jobs %s of an earlier Submission for %s are still queued or running; wait for them (squeue -j %s) or cancel them (scancel %s), then run this again to submit what is missing",
-				ids, opt.OutDir, ids, strings.Join(queued, " "))
-		}
+	queued, err := s.queued(ctx, history, opt.OutDir)
+	if err != nil {
+		return err
 	}
 	missing := map[string][]int{}
 	for i, p := range plan {
@@ -112,7 +103,7 @@ func (s *Slurm) Submit(ctx context.Context, cfg *config.Config, opt experiments.
 	}
 	var validationJobs, submitted []string
 	// What this call creates goes again if it submits nothing: a failed
-	// first Submission leaves the output directory as it found it.
+	// first submission leaves the output directory as it found it.
 	var created []string
 	note := func(paths ...string) {
 		for _, p := range paths {
@@ -160,22 +151,8 @@ func (s *Slurm) Submit(ctx context.Context, cfg *config.Config, opt experiments.
 				continue
 			}
 			note(script)
-			if err := atomicfile.WriteFile(script, []byte(text)); err != nil {
-				return err
-			}
-			job, err := slurm.Submit(ctx, runner, script)
+			job, units, err := s.submitArray(ctx, stage, c, a, script, text, sdir, submitted)
 			if err != nil {
-				if len(submitted) > 0 {
-					return fmt.Errorf("%w (jobs %s were submitted already: cancel them with scancel %s, or let them run and submit again)", err, strings.Join(submitted, ","), strings.Join(submitted, " "))
-				}
-				return err
-			}
-			units := make([]int, len(c.IDs))
-			for i, id := range c.IDs {
-				units[i] = id + c.Offset
-			}
-			rec := Submission{Stage: stage, Job: job, Offset: c.Offset, Units: units, Script: script, Output: a.Output, Time: time.Now().UTC().Format(time.RFC3339)}
-			if err := appendSubmission(filepath.Join(sdir, jobsFile), rec); err != nil {
 				return err
 			}
 			submitted = append(submitted, job)
@@ -193,12 +170,63 @@ func (s *Slurm) Submit(ctx context.Context, cfg *config.Config, opt experiments.
 	if s.DryRun {
 		return nil
 	}
+	printFollow(stderr, submitted, sdir, cfg.File())
+	return nil
+}
+
+// printFollow tells how to follow the jobs submitted and what to do when
+// they end.
+func printFollow(w io.Writer, submitted []string, sdir, config string) {
 	ids := strings.Join(submitted, ",")
-	fmt.Fprintf(stderr, `repro: follow them with: squeue -j %s   (after they end: sacct -j %s, where accounting is enabled)
+	fmt.Fprintf(w, `repro: follow them with: squeue -j %s   (after they end: sacct -j %s, where accounting is enabled)
 repro: task logs: %s
 repro: when they are done, gather the results: repro slurm --collect %s; if tasks failed, the same submit command lists them and submits only the missing units
-`, ids, ids, filepath.Join(sdir, "logs"), cfg.File())
-	return nil
+`, ids, ids, filepath.Join(sdir, "logs"), config)
+}
+
+// queued returns the jobs of history still queued or running (none for a
+// dry run), and an error naming them if there are any: units they may
+// still store must not be submitted again.
+func (s *Slurm) queued(ctx context.Context, history []Submission, outDir string) ([]string, error) {
+	if s.DryRun || len(history) == 0 {
+		return nil, nil
+	}
+	queued, err := slurm.Queued(ctx, s.Runner, jobIDs(history))
+	if err != nil {
+		return nil, err
+	}
+	if len(queued) > 0 {
+		ids := strings.Join(queued, ",")
+		return queued, fmt.Errorf("jobs %s of an earlier submission for %s are still queued or running; wait for them (squeue -j %s) or cancel them (scancel %s), then run this again to submit what is missing",
+			ids, outDir, ids, strings.Join(queued, " "))
+	}
+	return nil, nil
+}
+
+// submitArray writes the script of array a (running chunk c of stage),
+// submits it and records the submission in jobsFile, returning its job
+// id and plan units. submitted are the jobs this call submitted before,
+// which an error names.
+func (s *Slurm) submitArray(ctx context.Context, stage string, c slurm.Chunk, a slurm.Array, script, text, sdir string, submitted []string) (string, []int, error) {
+	if err := atomicfile.WriteFile(script, []byte(text)); err != nil {
+		return "", nil, err
+	}
+	job, err := slurm.Submit(ctx, s.Runner, script)
+	if err != nil {
+		if len(submitted) > 0 {
+			return "", nil, fmt.Errorf("%w (jobs %s were submitted already: cancel them with scancel %s, or let them run and submit again)", err, strings.Join(submitted, ","), strings.Join(submitted, " "))
+		}
+		return "", nil, err
+	}
+	units := make([]int, len(c.IDs))
+	for i, id := range c.IDs {
+		units[i] = id + c.Offset
+	}
+	rec := Submission{Stage: stage, Job: job, Offset: c.Offset, Units: units, Script: script, Output: a.Output, Time: time.Now().UTC().Format(time.RFC3339)}
+	if err := appendSubmission(filepath.Join(sdir, jobsFile), rec); err != nil {
+		return "", nil, err
+	}
+	return job, units, nil
 }
 
 // memNote says where the memory limit per task comes from.
