@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/maxmargin/repro/experiments/config"
+	"github.com/maxmargin/repro/internal/cputime"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -154,7 +155,7 @@ func dispatchUnit(ctx context.Context, d *preparedData, u unitSpec, train, eval 
 
 // scored assembles a unit's result from its evaluation outcomes and
 // training statistics; the caller adds the task's metrics.
-func scored(train, eval []int, s *scoreSheet, res *trainers.Result, cost timing) unitResult {
+func scored(train, eval []int, s *scoreSheet, res *trainers.Result, cost cputime.Timing) unitResult {
 	return unitResult{
 		TrainSize: len(train), EvalSize: len(eval), Outcomes: s.outcomes,
 		TrainSeconds: cost.Wall, CPUSeconds: cost.CPU, PeakMiB: float64(cost.PeakBytes) / (1 << 20), Iterations: res.Iterations, Constraints: res.Constraints, Dropped: res.Dropped,
@@ -168,15 +169,15 @@ func scored(train, eval []int, s *scoreSheet, res *trainers.Result, cost timing)
 // its own file in package trainers, so that one grid means the same
 // objective scale ½‖w‖² + C Σ_i loss_i throughout), and measures what the
 // training cost, without the time spent in checkpoint hooks (opts).
-func trainUnit[Y any](ctx context.Context, f fitting[Y], u unitSpec, opts ...trainers.Option) (func(int) Y, *trainers.Result, timing, error) {
+func trainUnit[Y any](ctx context.Context, f fitting[Y], u unitSpec, opts ...trainers.Option) (func(int) Y, *trainers.Result, cputime.Timing, error) {
 	var predict func(int) Y
 	var res *trainers.Result
-	cost, err := timed(func() (err error) {
+	cost, err := cputime.Timed(func() (err error) {
 		predict, res, err = f.fit(ctx, opts...)
 		return err
 	})
 	if err != nil {
-		return nil, nil, timing{}, fmt.Errorf("%s (C=%g): %w", u.Trainer, u.C, err)
+		return nil, nil, cputime.Timing{}, fmt.Errorf("%s (C=%g): %w", u.Trainer, u.C, err)
 	}
 	// The hooks ran on the timed thread (trainers call them there).
 	cost.Wall -= res.CheckpointWall.Seconds()

@@ -187,7 +187,7 @@ type Result struct {
 	// CPUSeconds is the training thread's CPU time (0: not measured).
 	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
 	// PeakMiB is the peak memory the Go runtime held while the unit trained
-	// (process-wide; one unit's own under --workers 1; see timing).
+	// (process-wide; one unit's own under --workers 1; see cputime.Timing).
 	PeakMiB     float64 `json:"peak_mib,omitempty"`
 	Iterations  int     `json:"iterations"`
 	Constraints int     `json:"constraints"`

@@ -3,7 +3,8 @@
 // (wall-clock time cannot tell the two apart). Readings mean something only
 // between calls on one thread: hold runtime.LockOSThread around them. Work a
 // trainer hands to other goroutines must be measured there and added (see
-// Counter).
+// Counter). Timed measures one run: its wall and thread CPU time and the
+// peak memory the Go runtime held meanwhile.
 package cputime
 
 import (

@@ -1,19 +1,17 @@
-package experiments
+package cputime
 
 import (
 	"runtime"
 	"runtime/metrics"
 	"time"
-
-	"github.com/maxmargin/repro/internal/cputime"
 )
 
-// timing is what a training run cost: wall-clock seconds, the CPU seconds
+// Timing is what a training run cost: wall-clock seconds, the CPU seconds
 // of the thread that ran it (0 where the platform cannot say), and the peak
 // memory the Go runtime held meanwhile. Wall time grows with whatever else
 // shares the machine; CPU time does not, so cost figures and tables use it
 // when it is there.
-type timing struct {
+type Timing struct {
 	Wall, CPU float64
 	// PeakBytes is the most memory the Go runtime held from the OS at any
 	// sample while the unit trained: everything it mapped
@@ -29,21 +27,22 @@ type timing struct {
 // memorySample is how often the peak memory is sampled during training.
 const memorySample = 20 * time.Millisecond
 
-// timed runs f on a locked OS thread and measures it. The CPU time covers
+// Timed runs f on a locked OS thread and measures it. The CPU time covers
 // that thread only; a trainer that works on other goroutines reports their
-// CPU itself (trainers.Stats.OtherThreadsCPU, added by trainUnit), and the
-// garbage collector's background workers (a few percent) are not counted.
-func timed(f func() error) (timing, error) {
+// CPU itself (trainers.Stats.OtherThreadsCPU, which the experiments runner
+// adds), and the garbage collector's background workers (a few percent)
+// are not counted.
+func Timed(f func() error) (Timing, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	peak := make(chan uint64)
 	stop := make(chan struct{})
 	go samplePeakMemory(stop, peak)
-	cpu0, okCPU := cputime.Thread()
+	cpu0, okCPU := Thread()
 	start := time.Now()
 	err := f()
-	t := timing{Wall: time.Since(start).Seconds()}
-	if cpu1, ok := cputime.Thread(); ok && okCPU {
+	t := Timing{Wall: time.Since(start).Seconds()}
+	if cpu1, ok := Thread(); ok && okCPU {
 		t.CPU = (cpu1 - cpu0).Seconds()
 	}
 	close(stop)
@@ -52,7 +51,7 @@ func timed(f func() error) (timing, error) {
 }
 
 // samplePeakMemory reads the memory the runtime holds (see
-// timing.PeakBytes) until stop is closed, then sends the largest value it
+// Timing.PeakBytes) until stop is closed, then sends the largest value it
 // saw.
 func samplePeakMemory(stop <-chan struct{}, peak chan<- uint64) {
 	s := []metrics.Sample{

@@ -1,4 +1,4 @@
-package experiments
+package cputime
 
 import (
 	"errors"
@@ -22,7 +22,7 @@ func TestTimedMeasuresThreadCPU(t *testing.T) {
 		}
 		return nil
 	}
-	tm, err := timed(spin)
+	tm, err := Timed(spin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestTimedMeasuresThreadCPU(t *testing.T) {
 		t.Errorf("CPU %v s exceeds wall %v s", tm.CPU, tm.Wall)
 	}
 	boom := errors.New("boom")
-	if _, err := timed(func() error { return boom }); !errors.Is(err, boom) {
+	if _, err := Timed(func() error { return boom }); !errors.Is(err, boom) {
 		t.Errorf("error %v, want boom", err)
 	}
 }
@@ -44,7 +44,7 @@ func TestTimedMeasuresThreadCPU(t *testing.T) {
 func TestTimedRecordsPeakMemory(t *testing.T) {
 	const size = 64 << 20
 	var keep []byte
-	tm, err := timed(func() error {
+	tm, err := Timed(func() error {
 		keep = make([]byte, size)
 		for i := range keep {
 			keep[i] = byte(i)
@@ -74,7 +74,7 @@ func TestTimedPeakExcludesReleasedMemory(t *testing.T) {
 		runtime.KeepAlive(b)
 	}()
 	debug.FreeOSMemory()
-	tm, err := timed(func() error {
+	tm, err := Timed(func() error {
 		time.Sleep(3 * memorySample)
 		return nil
 	})
