@@ -160,9 +160,9 @@ type TaskMetrics struct {
 	Legacy map[string]string
 }
 
-// legacyNames are the metric fields of run records from before metrics
+// legacyNames returns the metric fields of run records from before metrics
 // were data.
-var legacyNames = []string{TokenError, SpanF1, SegmentError}
+func legacyNames() []string { return []string{TokenError, SpanF1, SegmentError} }
 
 // Tasks returns the metric declarations of every task that has one.
 func Tasks() []TaskMetrics {
@@ -193,7 +193,7 @@ func ForTask(task string) TaskMetrics {
 		}
 	}
 	legacy := map[string]string{}
-	for _, n := range legacyNames {
+	for _, n := range legacyNames() {
 		legacy[n] = n
 	}
 	return TaskMetrics{Task: task, Metrics: Names(), SelectBy: TokenError, Legacy: legacy}

@@ -1,6 +1,7 @@
 package structpred
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -10,6 +11,26 @@ import (
 type SparseVec struct {
 	Idx []int32
 	Val []float64
+}
+
+// Check reports a malformed vector over dim features: indices and values
+// of different lengths, an index outside [0, dim), indices not strictly
+// increasing, or a value that is not finite.
+func (v SparseVec) Check(dim int) error {
+	if len(v.Idx) != len(v.Val) {
+		return fmt.Errorf("%d indices but %d values", len(v.Idx), len(v.Val))
+	}
+	for e, j := range v.Idx {
+		switch {
+		case j < 0 || int(j) >= dim:
+			return fmt.Errorf("feature index %d outside [0, %d)", j, dim)
+		case e > 0 && j <= v.Idx[e-1]:
+			return fmt.Errorf("feature indices not strictly increasing (%d after %d)", j, v.Idx[e-1])
+		case math.IsNaN(v.Val[e]) || math.IsInf(v.Val[e], 0):
+			return fmt.Errorf("feature %d has value %v", j, v.Val[e])
+		}
+	}
+	return nil
 }
 
 // Len returns the number of stored entries.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -100,4 +101,32 @@ func ExampleAccumulator() {
 	v := a.Vec()
 	fmt.Println(v.Idx, v.Val)
 	// Output: [0 1 4 5] [1 -1 1 -1]
+}
+
+func TestSparseVecCheck(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		v    SparseVec
+		dim  int
+		want string // "" for a valid vector, else a fragment of the error
+	}{
+		{"empty", SparseVec{}, 0, ""},
+		{"valid", SparseVec{Idx: []int32{0, 2, 4}, Val: []float64{1, -2, 0}}, 5, ""},
+		{"lengths", SparseVec{Idx: []int32{0, 1}, Val: []float64{1}}, 5, "2 indices but 1 values"},
+		{"negative index", SparseVec{Idx: []int32{-1}, Val: []float64{1}}, 5, "feature index -1 outside [0, 5)"},
+		{"index at dim", SparseVec{Idx: []int32{1, 5}, Val: []float64{1, 1}}, 5, "feature index 5 outside [0, 5)"},
+		{"repeated index", SparseVec{Idx: []int32{2, 2}, Val: []float64{1, 1}}, 5, "not strictly increasing (2 after 2)"},
+		{"decreasing", SparseVec{Idx: []int32{3, 1}, Val: []float64{1, 1}}, 5, "not strictly increasing (1 after 3)"},
+		{"NaN", SparseVec{Idx: []int32{0, 3}, Val: []float64{1, math.NaN()}}, 5, "feature 3 has value NaN"},
+		{"infinite", SparseVec{Idx: []int32{1}, Val: []float64{math.Inf(-1)}}, 5, "feature 1 has value -Inf"},
+	} {
+		err := tc.v.Check(tc.dim)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v, want no error", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
 }

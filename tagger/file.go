@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/atomicfile"
@@ -121,38 +120,25 @@ func LoadFile(path string) (*Model, error) {
 // rest is read, and one over readlimit.ModelBytes with an error naming the
 // bound.
 func LoadFileContext(ctx context.Context, path string) (*Model, error) {
-	f, err := os.Open(path)
+	b, err := modelfile.ReadFile(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("load model: %w", err)
+		return nil, err // it names path
 	}
-	defer f.Close()
-	head := make([]byte, len(magic))
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, fmt.Errorf("load model: %s: %w", path, err)
-	}
-	if string(head[:n]) != magic {
-		_, err := Decode(head[:n])
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	rest, err := readlimit.ReadAll(ctx, f, readlimit.ModelBytes-int64(n), 0)
-	var tl *readlimit.TooLargeError
-	if errors.As(err, &tl) {
-		return nil, &readlimit.TooLargeError{Name: path, What: "model file", Limit: readlimit.ModelBytes}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load model: %s: %w", path, err)
-	}
-	m, err := Decode(append(head, rest...))
+	m, err := Decode(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return m, nil
 }
 
-// Load reads a model file from r (see [Model.Save]).
+// Load reads a model file from r (see [Model.Save]), refusing a stream
+// over readlimit.ModelBytes.
 func Load(r io.Reader) (*Model, error) {
-	b, err := io.ReadAll(r)
+	b, err := readlimit.ReadAll(context.Background(), r, readlimit.ModelBytes, 0)
+	var tl *readlimit.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, &readlimit.TooLargeError{Name: "load model", What: "model file", Limit: readlimit.ModelBytes}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load model: %w", err)
 	}

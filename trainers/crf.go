@@ -215,11 +215,6 @@ func gradConverged(g []float64, f, tol float64) bool {
 	return true
 }
 
-// errCRFGradTol is how a gonum Recorder ends a run whose gradient met CRF's
-// relative tolerance (gonum's GradientThreshold is absolute): the latent
-// trainer's L-BFGS and the gonum reference of crf_gonum_test.go.
-var errCRFGradTol = errors.New("gradient tolerance reached")
-
 // crfObjective evaluates f(w) = ½‖w‖² + C Σ_i ℓ_i(w) and its gradient in one
 // pass over the data, and on the way the norms that the stopping rules
 // test, so that they cost no pass of their own.

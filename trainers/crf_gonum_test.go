@@ -90,6 +90,10 @@ func minimizeGonum(ctx context.Context, obj *crfObjective, dim int, s CRFSetting
 	return slices.Clone(res.X), res.F, res.MajorIterations, converged, nil
 }
 
+// errCRFGradTol is how crfRecorder ends a run whose gradient met CRF's
+// relative tolerance (gonum's GradientThreshold is absolute).
+var errCRFGradTol = errors.New("gradient tolerance reached")
+
 // timedMethod is gonum's L-BFGS with the CPU time of its Run (the goroutine
 // that updates the history and computes directions) added to cpu.
 type timedMethod struct {

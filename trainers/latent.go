@@ -2,16 +2,10 @@ package trainers
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
-
-	"gonum.org/v1/gonum/optimize"
-
-	"github.com/maxmargin/repro/internal/cputime"
 )
 
 // LatentLBetaName is the name in configs and results of Pletscher, Ong &
@@ -90,8 +84,8 @@ type LatentSettings struct {
 }
 
 // LatentLBeta minimises ½‖w‖² + C Σ_i ℓ_β,i(w) with ℓ_β,i the latent loss
-// of LatentLogLinear. The objective is not convex, so L-BFGS (gonum's,
-// configured as CRF's: 6 pairs, Moré–Thuente) runs from w = 0 and from
+// of LatentLogLinear. The objective is not convex, so L-BFGS (CRF's:
+// 6 pairs, Moré–Thuente, gonum's iterates) runs from w = 0 and from
 // s.Restarts seeded random points, and the point with the lowest objective
 // is returned (the earliest run on ties). Result.Iterations counts the
 // major iterations of every run; Result.Primal is the returned point's
@@ -126,8 +120,7 @@ func LatentLBeta[Y any](ctx context.Context, m Model[Y], s LatentSettings) (*Res
 	obj := &latentObjective{ctx: ctx, n: m.Len(), c: s.C, loss: func(i int, w, grad []float64) float64 {
 		return ll.LatentLogLoss(i, w, s.Beta, s.LossScale, grad)
 	}}
-	var cpu cputime.Counter
-	cp := newCheckpointer(s.Checkpoint, &cpu)
+	cp := newCheckpointer(s.Checkpoint, nil) // everything runs on this thread
 	defer cp.close()
 	start := time.Now()
 	var best *Result
@@ -141,7 +134,7 @@ func LatentLBeta[Y any](ctx context.Context, m Model[Y], s LatentSettings) (*Res
 				x0[j] = sd * rng.NormFloat64()
 			}
 		}
-		x, f, iters, converged, err := latentLBFGS(ctx, obj, x0, s, &cpu)
+		x, f, iters, converged, err := latentLBFGS(ctx, obj, x0, s)
 		if err != nil {
 			return nil, fmt.Errorf("%s: run %d: %w", LatentLBetaName, r, err)
 		}
@@ -152,7 +145,6 @@ func LatentLBeta[Y any](ctx context.Context, m Model[Y], s LatentSettings) (*Res
 	}
 	best.Iterations = total
 	best.Elapsed = time.Since(start)
-	best.OtherThreadsCPU = cpu.Total()
 	if err := cp.at(total, best.W); err != nil {
 		return nil, fmt.Errorf("%s: %w", LatentLBetaName, err)
 	}
@@ -160,108 +152,48 @@ func LatentLBeta[Y any](ctx context.Context, m Model[Y], s LatentSettings) (*Res
 	return best, nil
 }
 
-// latentObjective is f(w) = ½‖w‖² + C Σ_i ℓ_i(w) with its gradient, cached
-// at the last point (gonum asks for the gradient where it just evaluated).
+// latentObjective is f(w) = ½‖w‖² + C Σ_i ℓ_i(w) with its gradient.
 type latentObjective struct {
-	ctx    context.Context
-	n      int
-	c      float64
-	loss   func(i int, w, grad []float64) float64
-	x, g   []float64
-	f      float64
-	cached bool
+	ctx  context.Context
+	n    int
+	c    float64
+	loss func(i int, w, grad []float64) float64
 }
 
-func (o *latentObjective) eval(x []float64) {
-	if o.cached && slices.Equal(o.x, x) {
-		return
-	}
-	o.x = append(o.x[:0], x...)
-	o.g = growFloats(o.g, len(x))
-	clear(o.g)
+// evaluate is an lbfgs.Func; it fails only when ctx is done.
+func (o *latentObjective) evaluate(x, grad []float64) (float64, error) {
+	clear(grad)
 	var sum float64
 	for i := range o.n {
-		sum += o.loss(i, x, o.g)
+		if err := o.ctx.Err(); err != nil {
+			return math.Inf(1), err
+		}
+		sum += o.loss(i, x, grad)
 	}
 	var ww float64
 	for j, w := range x {
 		ww += w * w
-		o.g[j] = w + o.c*o.g[j]
+		grad[j] = w + o.c*grad[j]
 	}
-	o.f = 0.5*ww + o.c*sum
-	o.cached = true
+	return 0.5*ww + o.c*sum, nil
 }
 
 // latentLBFGS runs one L-BFGS minimisation of obj from x0, stopping as CRF
-// does; a run that stalls in the line search (the objective has kinks as β
-// grows) keeps its best point.
-func latentLBFGS(ctx context.Context, obj *latentObjective, x0 []float64, s LatentSettings, cpu *cputime.Counter) (x []float64, f float64, iters int, converged bool, err error) {
-	obj.eval(x0)
-	if !math.IsNaN(obj.f) && !math.IsInf(obj.f, 0) && gradConverged(obj.g, obj.f, s.GradTol) {
-		return slices.Clone(x0), obj.f, 0, true, nil
-	}
-	problem := optimize.Problem{
-		Func: func(x []float64) (f float64) {
-			cpu.Measure(func() { obj.eval(x); f = obj.f })
-			return f
-		},
-		Grad: func(grad, x []float64) { cpu.Measure(func() { obj.eval(x); copy(grad, obj.g) }) },
-		Status: func() (optimize.Status, error) {
-			if err := ctx.Err(); err != nil {
-				return optimize.Failure, err
-			}
-			return optimize.NotTerminated, nil
-		},
-	}
-	settings := &optimize.Settings{
-		MajorIterations: s.MaxIterations,
-		Converger:       &optimize.FunctionConverge{Absolute: 1e-12, Relative: 1e-12, Iterations: 20},
-		Recorder:        &latentRecorder{gradTol: s.GradTol},
-	}
-	method := &latentMethod{LBFGS: &optimize.LBFGS{GradStopThreshold: math.NaN(), Store: defaultLBFGSMemory, Linesearcher: &optimize.MoreThuente{}}, cpu: cpu}
-	res, err := optimize.Minimize(problem, x0, settings, method)
+// does (gradRuleLBFGS); a run that stalls in the line search (the
+// objective has kinks as β grows) keeps its last major iterate.
+func latentLBFGS(ctx context.Context, obj *latentObjective, x0 []float64, s LatentSettings) (x []float64, f float64, iters int, converged bool, err error) {
+	x, f, iters, converged, err = gradRuleLBFGS(ctx, obj.evaluate, x0, gradRule{
+		memory: defaultLBFGSMemory, maxIterations: s.MaxIterations,
+		converged: func(f float64, g []float64) bool { return gradConverged(g, f, s.GradTol) },
+	})
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, 0, 0, false, cerr
 	}
-	switch {
-	case errors.Is(err, errCRFGradTol):
-		converged = true
-	case err == nil:
-		switch res.Status {
-		case optimize.GradientThreshold, optimize.FunctionConvergence, optimize.MethodConverge, optimize.Success:
-			converged = true
-		}
-	case errors.Is(err, optimize.ErrLinesearcherFailure), errors.Is(err, optimize.ErrNoProgress),
-		errors.Is(err, optimize.ErrNonDescentDirection):
-	default:
+	if err != nil {
 		return nil, 0, 0, false, err
 	}
-	if res == nil || math.IsNaN(res.F) || math.IsInf(res.F, 0) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, 0, 0, false, fmt.Errorf("objective: %w", ErrNotFinite)
 	}
-	return slices.Clone(res.X), res.F, res.MajorIterations, converged, nil
-}
-
-// latentMethod is gonum's L-BFGS with the CPU time of its goroutine added
-// to cpu.
-type latentMethod struct {
-	*optimize.LBFGS
-	cpu *cputime.Counter
-}
-
-func (m *latentMethod) Run(operation chan<- optimize.Task, result <-chan optimize.Task, tasks []optimize.Task) {
-	m.cpu.Measure(func() { m.LBFGS.Run(operation, result, tasks) })
-}
-
-// latentRecorder applies CRF's relative gradient tolerance at every major
-// iteration.
-type latentRecorder struct{ gradTol float64 }
-
-func (r *latentRecorder) Init() error { return nil }
-
-func (r *latentRecorder) Record(loc *optimize.Location, op optimize.Operation, _ *optimize.Stats) error {
-	if op == optimize.MajorIteration && len(loc.Gradient) > 0 && gradConverged(loc.Gradient, loc.F, r.gradTol) {
-		return errCRFGradTol
-	}
-	return nil
+	return x, f, iters, converged, nil
 }

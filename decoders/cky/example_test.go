@@ -45,3 +45,18 @@ func ExampleCompiled_Counts() {
 	}
 	// Output: 1 1 1 1
 }
+
+// Brackets of another type (string labels) matched in the order of
+// CompareSpans: (NP 0 2) matches, (VP 2 4) matches once of the two
+// predicted, (S 0 4) is missed.
+func ExampleMatchedFunc() {
+	type bracket struct {
+		label      string
+		start, end int
+	}
+	compare := func(a, b bracket) int { return cky.CompareSpans(a.start, a.end, a.label, b.start, b.end, b.label) }
+	gold := []bracket{{"NP", 0, 2}, {"S", 0, 4}, {"VP", 2, 4}}
+	pred := []bracket{{"NP", 0, 2}, {"VP", 2, 4}, {"VP", 2, 4}}
+	fmt.Println(cky.MatchedFunc(gold, pred, compare))
+	// Output: 2
+}

@@ -42,22 +42,33 @@ func Brackets(g *Grammar, t Tree) []Bracket {
 }
 
 func compareBrackets(a, b Bracket) int {
-	if c := cmp.Compare(a.Start, b.Start); c != 0 {
+	return CompareSpans(a.Start, a.End, a.Label, b.Start, b.End, b.Label)
+}
+
+// CompareSpans orders two labelled brackets, given as (start, end, label)
+// so that bracket types of any label and index type share it: by start,
+// then end, then label, the order Brackets sorts in and Matched expects.
+func CompareSpans[I, L cmp.Ordered](aStart, aEnd I, aLabel L, bStart, bEnd I, bLabel L) int {
+	if c := cmp.Compare(aStart, bStart); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.End, b.End); c != 0 {
+	if c := cmp.Compare(aEnd, bEnd); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Label, b.Label)
+	return cmp.Compare(aLabel, bLabel)
 }
 
 // Matched returns the size of the multiset intersection of two sorted
 // bracket lists: a predicted bracket matches a gold one of the same
 // label and span, each gold bracket at most once.
-func Matched(gold, pred []Bracket) int {
+func Matched(gold, pred []Bracket) int { return MatchedFunc(gold, pred, compareBrackets) }
+
+// MatchedFunc is Matched for brackets of any type, both lists sorted by
+// compare (which is 0 for a match).
+func MatchedFunc[B any](gold, pred []B, compare func(a, b B) int) int {
 	m := 0
 	for i, j := 0, 0; i < len(gold) && j < len(pred); {
-		switch c := compareBrackets(gold[i], pred[j]); {
+		switch c := compare(gold[i], pred[j]); {
 		case c == 0:
 			m++
 			i++

@@ -1,7 +1,6 @@
 package cfg
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/maxmargin/repro/datasets"
@@ -80,13 +79,7 @@ func PhraseBrackets(t datasets.PhraseTree) []LabelledBracket {
 }
 
 func compareLabelled(a, b LabelledBracket) int {
-	if c := cmp.Compare(a.Start, b.Start); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.End, b.End); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Label, b.Label)
+	return cky.CompareSpans(a.Start, a.End, a.Label, b.Start, b.End, b.Label)
 }
 
 // Outcome is one sentence's evaluation: the bracket counts, whether the
@@ -104,19 +97,7 @@ func (o Outcome) F1() float64 { return cky.F1(o.Matched, o.Predicted, o.Gold) }
 // Evaluate compares a parse with the gold tree of the same sentence.
 func Evaluate(gold, parse datasets.PhraseTree, fallback bool) Outcome {
 	gb, pb := PhraseBrackets(gold), PhraseBrackets(parse)
-	m := 0
-	for i, j := 0, 0; i < len(gb) && j < len(pb); {
-		switch c := compareLabelled(gb[i], pb[j]); {
-		case c == 0:
-			m++
-			i++
-			j++
-		case c < 0:
-			i++
-		default:
-			j++
-		}
-	}
+	m := cky.MatchedFunc(gb, pb, compareLabelled)
 	return Outcome{ID: gold.ID, Matched: m, Predicted: len(pb), Gold: len(gb), Exact: sameTree(gold.Root, parse.Root), Fallback: fallback}
 }
 

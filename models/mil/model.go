@@ -39,29 +39,12 @@ func New(bags []Bag, dim int) (*Model, error) {
 			return nil, fmt.Errorf("bag %d: no instances", i)
 		}
 		for h, x := range b.Instances {
-			if err := checkVec(x, dim); err != nil {
+			if err := x.Check(dim); err != nil {
 				return nil, fmt.Errorf("bag %d instance %d: %w", i, h, err)
 			}
 		}
 	}
 	return &Model{bags: bags, dim: dim}, nil
-}
-
-func checkVec(x structpred.SparseVec, dim int) error {
-	if len(x.Idx) != len(x.Val) {
-		return fmt.Errorf("%d indices but %d values", len(x.Idx), len(x.Val))
-	}
-	for e, j := range x.Idx {
-		switch {
-		case j < 0 || int(j) >= dim:
-			return fmt.Errorf("feature index %d outside [0, %d)", j, dim)
-		case e > 0 && j <= x.Idx[e-1]:
-			return fmt.Errorf("feature indices not strictly increasing (%d after %d)", j, x.Idx[e-1])
-		case math.IsNaN(x.Val[e]) || math.IsInf(x.Val[e], 0):
-			return fmt.Errorf("feature %d has value %v", j, x.Val[e])
-		}
-	}
-	return nil
 }
 
 // Fork returns a model over the same bags with scratch of its own.

@@ -39,7 +39,7 @@ func (e Embedding) Validate() error {
 		return fmt.Errorf("class embedding with %d classes and %d output features", len(e.Rows), e.M)
 	}
 	for y, r := range e.Rows {
-		if err := checkVec(r, e.M); err != nil {
+		if err := r.Check(e.M); err != nil {
 			return fmt.Errorf("class embedding, class %d: %w", y, err)
 		}
 	}

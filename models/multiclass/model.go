@@ -18,24 +18,6 @@ type Instance struct {
 	Label int
 }
 
-// checkVec reports a malformed feature vector.
-func checkVec(x structpred.SparseVec, dim int) error {
-	if len(x.Idx) != len(x.Val) {
-		return fmt.Errorf("%d indices but %d values", len(x.Idx), len(x.Val))
-	}
-	for e, j := range x.Idx {
-		switch {
-		case j < 0 || int(j) >= dim:
-			return fmt.Errorf("feature index %d outside [0, %d)", j, dim)
-		case e > 0 && j <= x.Idx[e-1]:
-			return fmt.Errorf("feature indices not strictly increasing (%d after %d)", j, x.Idx[e-1])
-		case math.IsNaN(x.Val[e]) || math.IsInf(x.Val[e], 0):
-			return fmt.Errorf("feature %d has value %v", j, x.Val[e])
-		}
-	}
-	return nil
-}
-
 // Model is the multiclass model over a fixed set of training instances. It
 // owns scratch buffers and is not safe for concurrent use; Fork gives
 // another goroutine a model of its own over the same instances.
@@ -79,7 +61,7 @@ func New(data []Instance, dim, k int, cost decoders.Cost) (*Model, error) {
 		if x.Label < 0 || x.Label >= k {
 			return nil, fmt.Errorf("instance %d: class %d outside [0, %d)", i, x.Label, k)
 		}
-		if err := checkVec(x.X, dim); err != nil {
+		if err := x.X.Check(dim); err != nil {
 			return nil, fmt.Errorf("instance %d: %w", i, err)
 		}
 	}
