@@ -39,7 +39,24 @@ type Features struct {
 	// Edges adds label-transition features (the section 5.2 ablation of
 	// Sarawagi & Gupta switches them off).
 	Edges bool `json:"edges"`
+	// Pairs is PairsSeen to keep only the attribute–label pairs seen in
+	// the training data (CRFsuite's default model), or empty (PairsAll):
+	// every attribute with every label.
+	Pairs string `json:"pairs,omitempty"`
 }
+
+// Attribute–label pairs a model has weights for (Features.Pairs).
+const (
+	// PairsAll is every attribute with every label (the default; stored
+	// as an empty Pairs, so such models' files are as they were).
+	PairsAll = "all"
+	// PairsSeen is the pairs seen in the training data, plus every
+	// transition: the sequence task only.
+	PairsSeen = "seen"
+)
+
+// seenPairs reports whether f keeps only the seen pairs.
+func (f Features) seenPairs() bool { return f.Pairs == PairsSeen }
 
 // DefaultFeatures returns the defaults of a kind: package features' own
 // (Citation: window 1, affixes 3; NER: window 2, affixes 4), with edges.
@@ -65,6 +82,8 @@ func (f Features) Check() error {
 		return fmt.Errorf("features: window %d, affixes %d and min count %d must not be negative", f.Window, f.Affixes, f.MinCount)
 	case f.NoLexicons && f.Kind != Citation:
 		return fmt.Errorf("features: lexicons belong to %s features, not %s", Citation, f.Kind)
+	case f.Pairs != "" && f.Pairs != PairsAll && f.Pairs != PairsSeen:
+		return fmt.Errorf("features: pairs %q: want %s or %s", f.Pairs, PairsSeen, PairsAll)
 	}
 	return nil
 }

@@ -110,6 +110,7 @@ type Training struct {
 	index   *features.Index
 	chain   *chain.Model
 	segment *segment.Model
+	pairs   *chain.Pairs // the sequence model's pairs with Features.Pairs seen
 }
 
 // Prepare indexes the attributes of the training sequences (attrs[i] are
@@ -149,6 +150,12 @@ func PrepareValues(labels []string, train []structpred.Sequence, attrs [][][]str
 	if values != nil && len(values) != len(train) {
 		return nil, fmt.Errorf("%d sequences but values for %d", len(train), len(values))
 	}
+	if opt.Features.Pairs == PairsAll {
+		opt.Features.Pairs = "" // the default, stored as before pairs existed
+	}
+	if opt.Features.seenPairs() && opt.Task != Sequence {
+		return nil, fmt.Errorf("features: pairs %s: only the %s task's model keeps seen attribute–label pairs, not %s (use pairs %s)", PairsSeen, Sequence, opt.Task, PairsAll)
+	}
 	if values != nil && opt.Task != Sequence {
 		return nil, fmt.Errorf("attribute values: only the %s task's model uses them, not %s", Sequence, opt.Task)
 	}
@@ -170,6 +177,10 @@ func PrepareValues(labels []string, train []structpred.Sequence, attrs [][][]str
 		t.chain, err = chain.New(data, numAttrs, k, edges, decoders.Hamming(k))
 		if err == nil {
 			t.chain.UseILP(opt.Decoder == DecoderILP)
+		}
+		if err == nil && opt.Features.seenPairs() {
+			t.pairs = chain.SeenPairs(data, numAttrs, k)
+			err = t.chain.Restrict(t.pairs)
 		}
 	case Segmentation:
 		data := make([]segment.Instance, len(train))
@@ -245,7 +256,7 @@ func (t *Training) ModelAt(w []float64) (*Model, error) {
 	m := &Model{
 		Task: t.opt.Task, Features: t.opt.Features, Labels: t.labels,
 		Trainer: t.opt.Trainer, Params: params, Version: version.String(),
-		Weights: w, index: t.index, Decoder: t.opt.Decoder,
+		Weights: w, index: t.index, Decoder: t.opt.Decoder, pairs: t.pairs,
 	}
 	m.MaxSegmentLength = t.MaxSegmentLength()
 	return m, nil
