@@ -176,6 +176,9 @@ type featureSpec struct {
 	NoLexicons bool `json:"no_lexicons,omitempty"`
 	// MinCount is the attribute frequency cut-off (0 or 1: none).
 	MinCount int `json:"min_count,omitempty"`
+	// Pairs is "seen" for seen attribute–label pairs; omitted for all
+	// (the default), so those units keep their keys.
+	Pairs string `json:"pairs,omitempty"`
 }
 
 // tagger returns the settings as package tagger states them, for citation
@@ -187,7 +190,7 @@ func (f featureSpec) tagger(columns []string) tagger.Features {
 	}
 	return tagger.Features{
 		Kind: kind, Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons,
-		Columns: columns, MinCount: f.MinCount, Edges: f.Edges,
+		Columns: columns, MinCount: f.MinCount, Edges: f.Edges, Pairs: f.Pairs,
 	}
 }
 
