@@ -274,8 +274,11 @@ func Train(ctx context.Context, d *Data, opt Options) (*Model, *trainers.Result,
 	}
 	if opt.Features.Kind == "" {
 		kind := NER
-		if d.Format.Kind == FormatCora {
+		switch d.Format.Kind {
+		case FormatCora:
 			kind = Citation
+		case FormatCRFsuite:
+			kind = Given
 		}
 		f, err := DefaultFeatures(kind)
 		if err != nil {
@@ -289,15 +292,24 @@ func Train(ctx context.Context, d *Data, opt Options) (*Model, *trainers.Result,
 	if opt.Task == Segmentation && d.Format.chunked() {
 		return nil, nil, fmt.Errorf("the %s task needs plain labels whose runs tile each sequence; these labels are chunk tags (label encoding %s): train the %s task, or read the labels as plain (label encoding none)", Segmentation, d.Format.Scheme, Sequence)
 	}
-	seqs := d.Corpus.Sequences
-	attrs := make([][][]string, len(seqs))
-	for i, s := range seqs {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-		attrs[i] = opt.Features.Extract(s.Tokens, s.Columns)
+	if given := d.Attributes != nil; given != (opt.Features.Kind == Given) {
+		return nil, nil, fmt.Errorf("features %s: an attribute file (format %s) brings its own features (%s), and only it does", opt.Features.Kind, FormatCRFsuite, Given)
 	}
-	t, err := Prepare(d.Corpus.Labels, seqs, attrs, opt)
+	seqs := d.Corpus.Sequences
+	var attrs [][][]string
+	var values [][][]float64
+	if d.Attributes != nil {
+		attrs, values = d.Attributes.Names, d.Attributes.Values
+	} else {
+		attrs = make([][][]string, len(seqs))
+		for i, s := range seqs {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			attrs[i] = opt.Features.Extract(s.Tokens, s.Columns)
+		}
+	}
+	t, err := PrepareValues(d.Corpus.Labels, seqs, attrs, values, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -306,7 +318,27 @@ func Train(ctx context.Context, d *Data, opt Options) (*Model, *trainers.Result,
 		return nil, nil, err
 	}
 	m.Format, m.DataHash = d.Format, DataHash(d.Corpus)
+	if d.Attributes != nil {
+		m.DataHash = attributesHash(d.Corpus, d.Attributes)
+	}
 	return m, res, nil
+}
+
+// attributesHash is DataHash for an attribute file: the labels, and per
+// sequence its labels and every token's attributes with their values.
+func attributesHash(c *datasets.Corpus, a *datasets.Attributes) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "labels %q\n", c.Labels)
+	for i, s := range c.Sequences {
+		fmt.Fprintf(h, "labels %v\n", s.Labels)
+		for t, names := range a.Names[i] {
+			fmt.Fprintf(h, "attributes %q\n", names)
+			for j := range names {
+				fmt.Fprintf(h, "%v ", a.Value(i, t, j))
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // DataHash returns the hex SHA-256 of a corpus's content: its label names
