@@ -48,3 +48,29 @@ func TestPairsReachUnits(t *testing.T) {
 		t.Errorf("keys: default %s, all %s, seen %s: want the first two alike, the third apart", keys[""], keys["pairs: all"], keys["pairs: seen"])
 	}
 }
+
+// epsilon_relative: true reaches the one-slack unit's trainer and key;
+// false gives the keys of leaving it out.
+func TestRelativeEpsilonReachesUnits(t *testing.T) {
+	t.Parallel()
+	keys := map[string]string{}
+	for _, rel := range []string{"", ", epsilon_relative: false", ", epsilon_relative: true"} {
+		text := strings.Replace(pairsConfig, "features: {PAIRS}\n", "", 1)
+		text = strings.Replace(text, "{name: crf, C: [1]}", "{name: poslearn, C: [1], solver: one-slack"+rel+"}", 1)
+		plan, err := Plan(context.Background(), configFile(t, text), Options{OutDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[rel] = plan[0].Key
+		v, err := plan[0].Spec.trainerParams()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := v["epsilon_relative"], map[string]any{", epsilon_relative: true": true}[rel]; got != want {
+			t.Errorf("%q: the trainer gets epsilon_relative %v, want %v", rel, got, want)
+		}
+	}
+	if keys[""] != keys[", epsilon_relative: false"] || keys[""] == keys[", epsilon_relative: true"] {
+		t.Errorf("keys %v: want unset and false alike, true apart", keys)
+	}
+}
