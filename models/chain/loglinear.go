@@ -96,17 +96,18 @@ func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad [
 // addPairs adds d[y], scaled by vals[j] unless vals is nil, into grad's
 // weight of every pair (a, y) the model has.
 func (m *Model) addPairs(grad []float64, a int32, d, vals []float64, j int) {
-	p := m.pairs
-	lo, hi := p.Start[a], p.Start[a+1]
+	lo, hi := m.pairs.Start[a], m.pairs.Start[a+1]
+	labels, g := m.pairs.Label[lo:hi], grad[lo:hi]
+	g = g[:len(labels)]
 	if vals == nil {
-		for q := lo; q < hi; q++ {
-			grad[q] += d[p.Label[q]]
+		for q, y := range labels {
+			g[q] += d[y]
 		}
 		return
 	}
 	s := vals[j]
-	for q := lo; q < hi; q++ {
-		grad[q] += s * d[p.Label[q]]
+	for q, y := range labels {
+		g[q] += s * d[y]
 	}
 }
 

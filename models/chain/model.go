@@ -213,17 +213,18 @@ func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
 // addPairScores adds attribute a's weights over its pairs into row,
 // scaled by vals[j] unless vals is nil.
 func (m *Model) addPairScores(row []float64, a int32, vals []float64, j int, w []float64) {
-	p := m.pairs
-	lo, hi := p.Start[a], p.Start[a+1]
+	lo, hi := m.pairs.Start[a], m.pairs.Start[a+1]
+	labels, ws := m.pairs.Label[lo:hi], w[lo:hi]
+	ws = ws[:len(labels)] // one bounds check here, none in the loops
 	if vals == nil {
-		for q := lo; q < hi; q++ {
-			row[p.Label[q]] += w[q]
+		for q, y := range labels {
+			row[y] += ws[q]
 		}
 		return
 	}
 	s := vals[j]
-	for q := lo; q < hi; q++ {
-		row[p.Label[q]] += s * w[q]
+	for q, y := range labels {
+		row[y] += s * ws[q]
 	}
 }
 
