@@ -1,6 +1,7 @@
 package decoders
 
 import (
+	"gonum.org/v1/gonum/floats"
 	"math"
 	"slices"
 )
@@ -133,11 +134,9 @@ func forwardBackwardScaled(dst *Marginals, c *Chain, trans []float64, transMax f
 				if a == 0 {
 					continue
 				}
-				row := et[p*k : (p+1)*k]
-				row = row[:len(cur)]
-				for y := range cur {
-					cur[y] += a * row[y]
-				}
+				// SIMD axpy: a multiply, then an add, per element, as
+				// the scalar loop rounds them (no fused multiply-add).
+				floats.AddScaled(cur, a, et[p*k:(p+1)*k])
 			}
 			for y := range cur {
 				cur[y] *= u[y]
@@ -171,21 +170,13 @@ func forwardBackwardScaled(dst *Marginals, c *Chain, trans []float64, transMax f
 		cur := beta[t*k : (t+1)*k]
 		clear(cur)
 		for q, v := range nu {
-			col := etT[q*k : (q+1)*k]
-			col = col[:len(cur)]
-			for y := range cur {
-				cur[y] += col[y] * v
-			}
+			floats.AddScaled(cur, v, etT[q*k:(q+1)*k])
 		}
 		for a, p := range alpha[t*k : (t+1)*k] {
 			if p == 0 {
 				continue
 			}
-			row := edge[a*k : (a+1)*k]
-			row = row[:len(nu)]
-			for b, v := range nu {
-				row[b] += p * v
-			}
+			floats.AddScaled(edge[a*k:(a+1)*k], p, nu)
 		}
 	}
 	if n > 1 {

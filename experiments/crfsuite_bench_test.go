@@ -23,29 +23,51 @@ import (
 // LD_LIBRARY_PATH (see ../shared/peers/build-crfsuite.sh).
 const EnvCRFsuite = "REPRO_CRFSUITE"
 
-// BenchmarkCRFsuite trains the full attribute × label CRF of Cora split 0
-// (25% train, repro's citation attributes written as a CRFsuite attribute
-// file and read back, so both sides see the same file) at C = 1 (CRFsuite's
-// c2 = 1/(2C)), both with CRFsuite's stopping rule (stop: crfsuite, its
-// defaults) and 6 correction pairs, and reports process CPU per L-BFGS
-// iteration (line search) and per training. With CRFsuite installed it
-// trains CRFsuite on the same file in the same loop (interleaved pairs;
-// feature.possible_states and possible_transitions, so that the models are
-// the same) and reports the ratios; CRFsuite's iteration time is the sum of
-// its log's per-iteration seconds (clock(), process CPU), its training time
-// the child's CPU. Without CRFsuite, compare repro's numbers with another
-// commit's (scripts/crfbench.sh does both).
+// BenchmarkCRFsuite trains a CRF of Cora split 0 (25% train, repro's
+// citation attributes written as a CRFsuite attribute file and read back,
+// so both sides see the same file) at C = 1 (CRFsuite's c2 = 1/(2C)), both
+// with CRFsuite's stopping rule (stop: crfsuite, its defaults) and 6
+// correction pairs, and reports process CPU per L-BFGS iteration (line
+// search) and per training, and the token error on the split's test part
+// (written as an attribute file too). Two models: full, every attribute ×
+// label pair (CRFsuite with feature.possible_states and
+// possible_transitions), and seen, the pairs seen in training (repro's
+// pairs: seen, CRFsuite's default). With CRFsuite installed it trains
+// CRFsuite on the same file in the same loop (interleaved pairs) and
+// reports the ratios; CRFsuite's iteration time is the sum of its log's
+// per-iteration seconds (clock(), process CPU), its training time the
+// child's CPU, its token error that of `crfsuite tag -qt` on the test
+// file. Without CRFsuite, compare repro's numbers with another commit's
+// (scripts/crfbench.sh does both).
 func BenchmarkCRFsuite(b *testing.B) {
-	path, m := benchCRFsuiteFile(b)
+	train, test, trainInsts, insts, numAttrs, k := benchCRFsuiteFiles(b)
 	peer := os.Getenv(EnvCRFsuite)
 	if peer == "" {
 		peer, _ = exec.LookPath("crfsuite")
 	}
+	for _, model := range []string{"full", "seen"} {
+		b.Run(model, func(b *testing.B) {
+			m, err := chain.New(trainInsts, numAttrs, k, true, decoders.Cost{})
+			if err == nil && model == "seen" {
+				err = m.Restrict(chain.SeenPairs(trainInsts, numAttrs, k))
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchCRFsuite(b, peer, train, test, m, insts, model == "full")
+		})
+	}
+}
+
+// benchCRFsuite is one model of BenchmarkCRFsuite: full asks CRFsuite for
+// every attribute × label pair.
+func benchCRFsuite(b *testing.B, peer, train, test string, m *chain.Model, insts []chain.Instance, full bool) {
 	const c = 1.0
 	var repro, crfsuite struct {
 		iters         int
 		train, perIts float64 // CPU seconds: trainings, iterations
 		objective     float64
+		tokenError    float64
 	}
 	for b.Loop() {
 		t0 := cputime.ProcessSeconds()
@@ -58,12 +80,16 @@ func BenchmarkCRFsuite(b *testing.B) {
 		repro.iters = res.Iterations - 1 // line searches: gonum counts the starting point
 		repro.perIts += cpu / float64(repro.iters)
 		repro.objective = res.Primal / c // CRFsuite's scale
+		repro.tokenError = benchTokenError(m, insts, res.W)
 		if peer == "" {
 			continue
 		}
-		cmd := exec.Command(peer, "learn", "-a", "lbfgs", "-p", "c2="+strconv.FormatFloat(1/(2*c), 'g', -1, 64),
-			"-p", "feature.possible_states=1", "-p", "feature.possible_transitions=1", "-p", "num_memories=6",
-			"-m", filepath.Join(b.TempDir(), "model"), path)
+		model := filepath.Join(b.TempDir(), "model")
+		args := []string{"learn", "-a", "lbfgs", "-p", "c2=" + strconv.FormatFloat(1/(2*c), 'g', -1, 64), "-p", "num_memories=6"}
+		if full {
+			args = append(args, "-p", "feature.possible_states=1", "-p", "feature.possible_transitions=1")
+		}
+		cmd := exec.Command(peer, append(args, "-m", model, train)...)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			b.Fatalf("%s: %v\n%s", peer, err, out)
@@ -72,12 +98,14 @@ func BenchmarkCRFsuite(b *testing.B) {
 		crfsuite.iters, crfsuite.objective = iters, loss
 		crfsuite.train += (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 		crfsuite.perIts += secs / float64(iters)
+		crfsuite.tokenError = crfsuiteTokenError(b, peer, model, test)
 	}
 	n := float64(b.N)
 	b.ReportMetric(repro.perIts/n*1e3, "cpu-ms/iter")
 	b.ReportMetric(repro.train/n, "cpu-s/train")
 	b.ReportMetric(float64(repro.iters), "iters")
-	b.Logf("repro: %d weights, %d iterations, objective/C %.10g", m.Dim(), repro.iters, repro.objective)
+	b.ReportMetric(repro.tokenError, "token-error-%")
+	b.Logf("repro: %d weights, %d iterations, objective/C %.10g, token error %.2f%%", m.Dim(), repro.iters, repro.objective, repro.tokenError)
 	if peer == "" {
 		b.Logf("CRFsuite not found ($%s or crfsuite on PATH): compare with another commit", EnvCRFsuite)
 		return
@@ -85,45 +113,93 @@ func BenchmarkCRFsuite(b *testing.B) {
 	b.ReportMetric(crfsuite.perIts/n*1e3, "crfsuite-cpu-ms/iter")
 	b.ReportMetric(crfsuite.train/n, "crfsuite-cpu-s/train")
 	b.ReportMetric(float64(crfsuite.iters), "crfsuite-iters")
+	b.ReportMetric(crfsuite.tokenError, "crfsuite-token-error-%")
 	b.ReportMetric(repro.perIts/crfsuite.perIts, "×crfsuite/iter")
 	b.ReportMetric(repro.train/crfsuite.train, "×crfsuite/train")
-	b.Logf("CRFsuite: %d iterations, objective %.10g", crfsuite.iters, crfsuite.objective)
+	b.Logf("CRFsuite: %d iterations, objective %.10g, token error %.2f%%", crfsuite.iters, crfsuite.objective, crfsuite.tokenError)
 }
 
-// benchCRFsuiteFile writes the training part of Cora split 0 with repro's
-// citation attributes as a CRFsuite attribute file and builds repro's chain
-// model from that file. It skips without REPRO_DATA.
-func benchCRFsuiteFile(b *testing.B) (string, *chain.Model) {
+// benchTokenError returns the percentage of the test tokens m labels
+// wrongly at w.
+func benchTokenError(m *chain.Model, test []chain.Instance, w []float64) float64 {
+	var errs, n int
+	for _, x := range test {
+		for t, y := range m.Predict(x, w) {
+			if y != x.Labels[t] {
+				errs++
+			}
+		}
+		n += len(x.Labels)
+	}
+	return 100 * float64(errs) / float64(n)
+}
+
+var crfsuiteAccuracyRE = regexp.MustCompile(`Item accuracy: (\d+) / (\d+)`)
+
+// crfsuiteTokenError tags test with CRFsuite's model and returns its token
+// error in percent.
+func crfsuiteTokenError(b *testing.B, peer, model, test string) float64 {
 	b.Helper()
-	d, _, train := benchData(b, "cora")
-	corpus := &datasets.Corpus{Labels: d.labels}
-	attrs := &datasets.Attributes{}
-	for _, i := range train {
-		corpus.Sequences = append(corpus.Sequences, d.seqs[i])
-		attrs.Names = append(attrs.Names, d.attrs[i])
+	out, err := exec.Command(peer, "tag", "-qt", "-m", model, test).CombinedOutput()
+	if err != nil {
+		b.Fatalf("%s tag: %v\n%s", peer, err, out)
 	}
-	var buf bytes.Buffer
-	if err := datasets.WriteCRFsuite(&buf, corpus, attrs); err != nil {
-		b.Fatal(err)
+	m := crfsuiteAccuracyRE.FindSubmatch(out)
+	if m == nil {
+		b.Fatalf("no item accuracy in CRFsuite's output:\n%s", out)
 	}
-	path := filepath.Join(b.TempDir(), "train.txt")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	back, a, err := datasets.LoadCRFsuite(path)
+	right, _ := strconv.Atoi(string(m[1]))
+	all, _ := strconv.Atoi(string(m[2]))
+	return 100 * float64(all-right) / float64(all)
+}
+
+// benchCRFsuiteFiles writes the training and test parts of Cora split 0
+// with repro's citation attributes as CRFsuite attribute files and builds
+// repro's instances from them, encoded with the training file's index of
+// numAttrs attributes (one list of k labels over both files). It skips
+// without REPRO_DATA.
+func benchCRFsuiteFiles(b *testing.B) (train, test string, trainInsts, testInsts []chain.Instance, numAttrs, k int) {
+	b.Helper()
+	d, _, trainIdx := benchData(b, "cora")
+	split, err := datasets.SplitAt(len(d.attrs), 0, 0.25, 2008) // benchData's split
 	if err != nil {
 		b.Fatal(err)
 	}
-	idx := features.BuildIndex(a.Names)
-	insts := make([]chain.Instance, len(back.Sequences))
-	for i, s := range back.Sequences {
-		insts[i] = chain.Instance{Attrs: idx.Encode(a.Names[i]), Labels: s.Labels}
+	dir := b.TempDir()
+	var paths []string
+	for _, part := range []struct {
+		name string
+		idx  []int
+	}{{"train.txt", trainIdx}, {"test.txt", split.Test}} {
+		corpus := &datasets.Corpus{Labels: d.labels}
+		attrs := &datasets.Attributes{}
+		for _, i := range part.idx {
+			corpus.Sequences = append(corpus.Sequences, d.seqs[i])
+			attrs.Names = append(attrs.Names, d.attrs[i])
+		}
+		var buf bytes.Buffer
+		if err := datasets.WriteCRFsuite(&buf, corpus, attrs); err != nil {
+			b.Fatal(err)
+		}
+		path := filepath.Join(dir, part.name)
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		paths = append(paths, path)
 	}
-	m, err := chain.New(insts, idx.Len(), len(back.Labels), true, decoders.Cost{})
+	back, a, err := datasets.LoadCRFsuiteFiles(paths)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return path, m
+	idx := features.BuildIndex(a[0].Names)
+	encode := func(part int) []chain.Instance {
+		out := make([]chain.Instance, len(back[part].Sequences))
+		for i, s := range back[part].Sequences {
+			out[i] = chain.Instance{Attrs: idx.Encode(a[part].Names[i]), Labels: s.Labels}
+		}
+		return out
+	}
+	return paths[0], paths[1], encode(0), encode(1), idx.Len(), len(back[0].Labels)
 }
 
 var (

@@ -74,6 +74,9 @@ func TestTrainerParamsFlowFromTheRegistry(t *testing.T) {
 				e.Params[p.Key] = x
 			}
 		}
+		// epsilon_relative needs the one-slack solver, drop_idle n-slack:
+		// TestRelativeEpsilonReachesUnits states it on its own.
+		delete(e.Params, "epsilon_relative")
 		entries = append(entries, e)
 		stated[s.Name] = trainers.Values(e.Params)
 	}

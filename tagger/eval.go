@@ -74,7 +74,7 @@ func (m *Model) Evaluate(ctx context.Context, d *Data) (*Evaluation, error) {
 	for l, i := range ids {
 		names[i] = l
 	}
-	for _, s := range d.Corpus.Sequences {
+	for i, s := range d.Corpus.Sequences {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -82,7 +82,12 @@ func (m *Model) Evaluate(ctx context.Context, d *Data) (*Evaluation, error) {
 		for t, l := range s.Labels {
 			truth[t] = ids[d.Corpus.Labels[l]]
 		}
-		pred := m.Predict(s.Tokens, s.Columns)
+		var pred Prediction
+		if a := d.Attributes; a != nil {
+			pred = m.PredictValues(a.Names[i], valuesOf(a.Values, i))
+		} else {
+			pred = m.Predict(s.Tokens, s.Columns)
+		}
 		e.Sentences++
 		e.Tokens += len(truth)
 		for t := range truth {

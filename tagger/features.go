@@ -16,12 +16,15 @@ const (
 	// NER is the named-entity and chunking set (features.NER): word,
 	// sub-word, shape and the file's extra columns, with a window.
 	NER = "ner"
+	// Given are the attributes of an attribute file (format crfsuite),
+	// used as they are: no template applies.
+	Given = "given"
 )
 
 // Features are the settings the attributes of a token are extracted with,
 // stored in a model so that tagging extracts exactly what training did.
 type Features struct {
-	// Kind is Citation or NER.
+	// Kind is Citation, NER or Given.
 	Kind string `json:"kind"`
 	// Window copies the neighbours' attributes at offsets -Window..+Window.
 	Window int `json:"window"`
@@ -39,7 +42,24 @@ type Features struct {
 	// Edges adds label-transition features (the section 5.2 ablation of
 	// Sarawagi & Gupta switches them off).
 	Edges bool `json:"edges"`
+	// Pairs is PairsSeen to keep only the attribute–label pairs seen in
+	// the training data (CRFsuite's default model), or empty (PairsAll):
+	// every attribute with every label.
+	Pairs string `json:"pairs,omitempty"`
 }
+
+// Attribute–label pairs a model has weights for (Features.Pairs).
+const (
+	// PairsAll is every attribute with every label (the default; stored
+	// as an empty Pairs, so such models' files are as they were).
+	PairsAll = "all"
+	// PairsSeen is the pairs seen in the training data, plus every
+	// transition: the sequence task only.
+	PairsSeen = "seen"
+)
+
+// seenPairs reports whether f keeps only the seen pairs.
+func (f Features) seenPairs() bool { return f.Pairs == PairsSeen }
 
 // DefaultFeatures returns the defaults of a kind: package features' own
 // (Citation: window 1, affixes 3; NER: window 2, affixes 4), with edges.
@@ -51,8 +71,10 @@ func DefaultFeatures(kind string) (Features, error) {
 	case NER:
 		d := features.DefaultNEROptions()
 		return Features{Kind: NER, Window: d.Window, Affixes: d.Affixes, Edges: true}, nil
+	case Given:
+		return Features{Kind: Given, Edges: true}, nil
 	}
-	return Features{}, fmt.Errorf("unknown feature kind %q (known: %s, %s)", kind, Citation, NER)
+	return Features{}, fmt.Errorf("unknown feature kind %q (known: %s, %s, %s)", kind, Citation, NER, Given)
 }
 
 // Check reports settings no extraction can use.
@@ -63,16 +85,24 @@ func (f Features) Check() error {
 	switch {
 	case f.Window < 0 || f.Affixes < 0 || f.MinCount < 0:
 		return fmt.Errorf("features: window %d, affixes %d and min count %d must not be negative", f.Window, f.Affixes, f.MinCount)
+	case f.Kind == Given && (f.Window != 0 || f.Affixes != 0):
+		return fmt.Errorf("features: %s attributes are used as they are: window %d and affixes %d do not apply", Given, f.Window, f.Affixes)
 	case f.NoLexicons && f.Kind != Citation:
 		return fmt.Errorf("features: lexicons belong to %s features, not %s", Citation, f.Kind)
+	case f.Pairs != "" && f.Pairs != PairsAll && f.Pairs != PairsSeen:
+		return fmt.Errorf("features: pairs %q: want %s or %s", f.Pairs, PairsSeen, PairsAll)
 	}
 	return nil
 }
 
 // Extract returns the attribute strings of every token of a sequence;
 // columns[c][t] is extra column c of token t (NER features use them;
-// citation features read the tokens alone).
+// citation features read the tokens alone). Given attributes come with the
+// data, not from tokens: every token has none.
 func (f Features) Extract(tokens []string, columns [][]string) [][]string {
+	if f.Kind == Given {
+		return make([][]string, len(tokens))
+	}
 	if f.Kind == NER {
 		return features.NER(tokens, columns, f.columnNames(len(columns)), features.NEROptions{Window: f.Window, Affixes: f.Affixes})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/maxmargin/repro/internal/atomicfile"
 	"github.com/maxmargin/repro/internal/modelfile"
 	"github.com/maxmargin/repro/internal/readlimit"
+	"github.com/maxmargin/repro/models/chain"
 	"github.com/maxmargin/repro/models/segment"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -21,7 +22,11 @@ import (
 // no task has used (internal/modelfile.Newest+1): files of another
 // version are refused with an error that says so, except version 1, whose
 // segmentation weights were laid out block by block (models/segment's
-// layout before version 2) and are reordered when read.
+// layout before version 2) and are reordered when read. A sequence model
+// with seen attribute–label pairs (Features.Pairs) adds its pairs table to
+// the version-2 payload; its header says so (features.pairs), which a
+// repro that predates pairs refuses as an unknown field rather than
+// misread, so the version stays 2 and every other file is as it was.
 const FormatVersion = 2
 
 // magic opens every model file (internal/modelfile frames them).
@@ -54,8 +59,9 @@ type header struct {
 
 // Save writes the model file: the magic line, the format version (uint32,
 // big-endian), a gzip stream of the payload (the JSON header, each
-// attribute string with its uvarint length, in id order, and the weights
-// as little-endian float64s) and the SHA-256 of everything before it.
+// attribute string with its uvarint length, in id order; with seen pairs,
+// each attribute's labels as a uvarint count and uvarint label ids; and the
+// weights as little-endian float64s) and the SHA-256 of everything before it.
 func (m *Model) Save(w io.Writer) error {
 	if err := m.check(); err != nil {
 		return fmt.Errorf("save model: %w", err)
@@ -95,6 +101,11 @@ func (m *Model) writePayload(w io.Writer) error {
 			return err
 		}
 	}
+	if m.pairs != nil {
+		if err := writePairs(bw, m.pairs); err != nil {
+			return err
+		}
+	}
 	for ws := m.Weights; len(ws) > 0; ws = ws[min(len(ws), 1024):] {
 		buf = modelfile.AppendWeights(buf[:0], ws[:min(len(ws), 1024)])
 		if _, err := bw.Write(buf); err != nil {
@@ -102,6 +113,44 @@ func (m *Model) writePayload(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// writePairs writes each attribute's labels: a uvarint count, then the
+// label ids as uvarints.
+func writePairs(w io.Writer, p *chain.Pairs) error {
+	var buf []byte
+	for a := range len(p.Start) - 1 {
+		labels := p.Label[p.Start[a]:p.Start[a+1]]
+		buf = binary.AppendUvarint(buf[:0], uint64(len(labels)))
+		for _, y := range labels {
+			buf = binary.AppendUvarint(buf, uint64(y))
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readPairs reads the pairs table of numAttrs attributes over k labels
+// (see writePairs); Model.check checks its order.
+func readPairs(r *bufio.Reader, numAttrs, k int) (*chain.Pairs, error) {
+	p := &chain.Pairs{Start: make([]int32, 1, min(numAttrs+1, 1<<16))}
+	for a := range numAttrs {
+		n, err := modelfile.ReadLength(r, uint64(k), "attribute's labels")
+		if err != nil {
+			return nil, fmt.Errorf("pairs of attribute %d: %w", a, err)
+		}
+		for range n {
+			y, err := modelfile.ReadLength(r, uint64(k-1), "label")
+			if err != nil {
+				return nil, fmt.Errorf("pairs of attribute %d: %w", a, err)
+			}
+			p.Label = append(p.Label, int32(y))
+		}
+		p.Start = append(p.Start, int32(len(p.Label)))
+	}
+	return p, nil
 }
 
 // SaveFile writes the model file to path atomically (a reader never sees
@@ -196,6 +245,12 @@ func decodePayload(r *bufio.Reader, v uint32) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	var pairs *chain.Pairs
+	if h.Features.Pairs == PairsSeen {
+		if pairs, err = readPairs(r, index.Len(), len(h.Labels)); err != nil {
+			return nil, err
+		}
+	}
 	weights, err := modelfile.ReadWeights(r, h.Weights)
 	if err != nil {
 		return nil, err
@@ -206,7 +261,7 @@ func decodePayload(r *bufio.Reader, v uint32) (*Model, error) {
 	m := &Model{
 		Task: h.Task, Features: h.Features, Format: h.Format, Labels: h.Labels,
 		Trainer: h.Trainer, Params: h.Params, DataHash: h.DataHash, Version: h.Version,
-		MaxSegmentLength: h.MaxSegmentLength, Decoder: h.Decoder, Weights: weights, index: index,
+		MaxSegmentLength: h.MaxSegmentLength, Decoder: h.Decoder, Weights: weights, index: index, pairs: pairs,
 	}
 	if v == 1 && m.Task == Segmentation && len(weights) == segment.Dim(index.Len(), len(m.Labels), m.Features.Edges) {
 		segment.FromBlockMajor(weights, index.Len(), len(m.Labels))

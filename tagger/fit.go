@@ -110,6 +110,7 @@ type Training struct {
 	index   *features.Index
 	chain   *chain.Model
 	segment *segment.Model
+	pairs   *chain.Pairs // the sequence model's pairs with Features.Pairs seen
 }
 
 // Prepare indexes the attributes of the training sequences (attrs[i] are
@@ -149,6 +150,12 @@ func PrepareValues(labels []string, train []structpred.Sequence, attrs [][][]str
 	if values != nil && len(values) != len(train) {
 		return nil, fmt.Errorf("%d sequences but values for %d", len(train), len(values))
 	}
+	if opt.Features.Pairs == PairsAll {
+		opt.Features.Pairs = "" // the default, stored as before pairs existed
+	}
+	if opt.Features.seenPairs() && opt.Task != Sequence {
+		return nil, fmt.Errorf("features: pairs %s: only the %s task's model keeps seen attribute–label pairs, not %s (use pairs %s)", PairsSeen, Sequence, opt.Task, PairsAll)
+	}
 	if values != nil && opt.Task != Sequence {
 		return nil, fmt.Errorf("attribute values: only the %s task's model uses them, not %s", Sequence, opt.Task)
 	}
@@ -170,6 +177,10 @@ func PrepareValues(labels []string, train []structpred.Sequence, attrs [][][]str
 		t.chain, err = chain.New(data, numAttrs, k, edges, decoders.Hamming(k))
 		if err == nil {
 			t.chain.UseILP(opt.Decoder == DecoderILP)
+		}
+		if err == nil && opt.Features.seenPairs() {
+			t.pairs = chain.SeenPairs(data, numAttrs, k)
+			err = t.chain.Restrict(t.pairs)
 		}
 	case Segmentation:
 		data := make([]segment.Instance, len(train))
@@ -245,7 +256,7 @@ func (t *Training) ModelAt(w []float64) (*Model, error) {
 	m := &Model{
 		Task: t.opt.Task, Features: t.opt.Features, Labels: t.labels,
 		Trainer: t.opt.Trainer, Params: params, Version: version.String(),
-		Weights: w, index: t.index, Decoder: t.opt.Decoder,
+		Weights: w, index: t.index, Decoder: t.opt.Decoder, pairs: t.pairs,
 	}
 	m.MaxSegmentLength = t.MaxSegmentLength()
 	return m, nil
@@ -263,8 +274,11 @@ func Train(ctx context.Context, d *Data, opt Options) (*Model, *trainers.Result,
 	}
 	if opt.Features.Kind == "" {
 		kind := NER
-		if d.Format.Kind == FormatCora {
+		switch d.Format.Kind {
+		case FormatCora:
 			kind = Citation
+		case FormatCRFsuite:
+			kind = Given
 		}
 		f, err := DefaultFeatures(kind)
 		if err != nil {
@@ -278,15 +292,24 @@ func Train(ctx context.Context, d *Data, opt Options) (*Model, *trainers.Result,
 	if opt.Task == Segmentation && d.Format.chunked() {
 		return nil, nil, fmt.Errorf("the %s task needs plain labels whose runs tile each sequence; these labels are chunk tags (label encoding %s): train the %s task, or read the labels as plain (label encoding none)", Segmentation, d.Format.Scheme, Sequence)
 	}
-	seqs := d.Corpus.Sequences
-	attrs := make([][][]string, len(seqs))
-	for i, s := range seqs {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-		attrs[i] = opt.Features.Extract(s.Tokens, s.Columns)
+	if given := d.Attributes != nil; given != (opt.Features.Kind == Given) {
+		return nil, nil, fmt.Errorf("features %s: an attribute file (format %s) brings its own features (%s), and only it does", opt.Features.Kind, FormatCRFsuite, Given)
 	}
-	t, err := Prepare(d.Corpus.Labels, seqs, attrs, opt)
+	seqs := d.Corpus.Sequences
+	var attrs [][][]string
+	var values [][][]float64
+	if d.Attributes != nil {
+		attrs, values = d.Attributes.Names, d.Attributes.Values
+	} else {
+		attrs = make([][][]string, len(seqs))
+		for i, s := range seqs {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			attrs[i] = opt.Features.Extract(s.Tokens, s.Columns)
+		}
+	}
+	t, err := PrepareValues(d.Corpus.Labels, seqs, attrs, values, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -295,7 +318,27 @@ func Train(ctx context.Context, d *Data, opt Options) (*Model, *trainers.Result,
 		return nil, nil, err
 	}
 	m.Format, m.DataHash = d.Format, DataHash(d.Corpus)
+	if d.Attributes != nil {
+		m.DataHash = attributesHash(d.Corpus, d.Attributes)
+	}
 	return m, res, nil
+}
+
+// attributesHash is DataHash for an attribute file: the labels, and per
+// sequence its labels and every token's attributes with their values.
+func attributesHash(c *datasets.Corpus, a *datasets.Attributes) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "labels %q\n", c.Labels)
+	for i, s := range c.Sequences {
+		fmt.Fprintf(h, "labels %v\n", s.Labels)
+		for t, names := range a.Names[i] {
+			fmt.Fprintf(h, "attributes %q\n", names)
+			for j := range names {
+				fmt.Fprintf(h, "%v ", a.Value(i, t, j))
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // DataHash returns the hex SHA-256 of a corpus's content: its label names

@@ -25,14 +25,19 @@ const (
 	// FormatCora is McCallum's tagged citation text: a <NEWREFERENCE> line,
 	// then the reference with its fields in <tag> ... </tag>.
 	FormatCora = datasets.FormatCora
+	// FormatCRFsuite is CRFsuite's attribute file (LABEL<TAB>ATTR[:VALUE]...,
+	// a blank line after each sequence; datasets.ParseCRFsuite): the
+	// attributes are the features (Given), so the file has no tokens.
+	FormatCRFsuite = datasets.FormatCRFsuite
 )
 
 // Format is how a labelled file is laid out. A model stores the format of
 // its training file, resolved, so that tagging reads the same columns and
 // writes labels back in the file's own label encoding.
 type Format struct {
-	// Kind is FormatCoNLL or FormatCora; empty: Cora when the first line
-	// that is not blank is <NEWREFERENCE>, else CoNLL.
+	// Kind is FormatCoNLL, FormatCora or FormatCRFsuite; empty: Cora when
+	// the first line that is not blank is <NEWREFERENCE>, else CoNLL (an
+	// attribute file is never detected: it must be stated).
 	Kind string `json:"kind"`
 	// Columns names a column file's columns in file order: "word" marks the
 	// tokens (else the first column) and "label" the labels (else the
@@ -62,6 +67,9 @@ type Data struct {
 	// Detection says how the label encoding was detected; nil when it was
 	// given (or the file is Cora text).
 	Detection *Detection
+	// Attributes are an attribute file's attributes and values (format
+	// crfsuite), by sequence and token; nil for other formats.
+	Attributes *datasets.Attributes
 }
 
 // chunked reports whether the labels carry chunk prefixes (O, B-X, I-X),
@@ -78,7 +86,7 @@ func (f Format) conll() datasets.CoNLLFormat {
 // check validates a resolved format (one a model stores).
 func (f Format) check() error {
 	switch f.Kind {
-	case FormatCora:
+	case FormatCora, FormatCRFsuite:
 		if f.Scheme != string(datasets.Plain) || len(f.Columns) > 0 {
 			return fmt.Errorf("format %s: plain labels and no columns, got label encoding %q, columns %v", f.Kind, f.Scheme, f.Columns)
 		}
@@ -95,7 +103,7 @@ func (f Format) check() error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown format %q (known: %s, %s)", f.Kind, FormatCoNLL, FormatCora)
+	return fmt.Errorf("unknown format %q (known: %s, %s, %s)", f.Kind, FormatCoNLL, FormatCora, FormatCRFsuite)
 }
 
 // ReadData reads a labelled file, gzip-compressed or not; see [ParseData].
@@ -153,8 +161,17 @@ func parseText(text []byte, name string, f Format) (*Data, error) {
 		return &Data{Corpus: c, Format: Format{Kind: FormatCora, Scheme: string(datasets.Plain), MaxLine: f.MaxLine}}, nil
 	case FormatCoNLL:
 		return parseCoNLL(text, name, f)
+	case FormatCRFsuite:
+		if len(f.Columns) > 0 || f.Scheme != "" && f.Scheme != string(datasets.Plain) || f.Charset != "" {
+			return nil, fmt.Errorf("%s: an attribute file has no columns, no label encoding and is UTF-8", name)
+		}
+		c, a, err := datasets.ParseCRFsuite(bytes.NewReader(text), name)
+		if err != nil {
+			return nil, err
+		}
+		return &Data{Corpus: c, Attributes: a, Format: Format{Kind: FormatCRFsuite, Scheme: string(datasets.Plain), MaxLine: f.MaxLine}}, nil
 	}
-	return nil, fmt.Errorf("%s: unknown format %q (known: %s, %s)", name, f.Kind, FormatCoNLL, FormatCora)
+	return nil, fmt.Errorf("%s: unknown format %q (known: %s, %s, %s)", name, f.Kind, FormatCoNLL, FormatCora, FormatCRFsuite)
 }
 
 // parseCoNLL reads a column file, resolving its label encoding, text

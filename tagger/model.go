@@ -68,7 +68,8 @@ type Model struct {
 	Weights []float64
 
 	index    *features.Index
-	decoders sync.Pool // of *decoder: scratch space, one per concurrent call
+	pairs    *chain.Pairs // Features.Pairs seen: the pairs Weights are for
+	decoders sync.Pool    // of *decoder: scratch space, one per concurrent call
 }
 
 // decoder holds one task model without training data: its Predict needs
@@ -159,7 +160,7 @@ func (m *Model) decoder() *decoder {
 	if d, ok := m.decoders.Get().(*decoder); ok {
 		return d
 	}
-	d, err := newDecoder(m.Task, m.index.Len(), len(m.Labels), m.MaxSegmentLength, m.Features.Edges)
+	d, err := m.newDecoder()
 	if err != nil {
 		panic(fmt.Sprintf("tagger: a checked model has no decoder: %v", err)) // check() rules this out
 	}
@@ -171,10 +172,15 @@ func (m *Model) decoder() *decoder {
 
 // newDecoder builds a task model over no training data, with the shape of
 // the trained one (the loss is irrelevant to prediction).
-func newDecoder(task string, numAttrs, k, maxLen int, edges bool) (*decoder, error) {
+func (m *Model) newDecoder() (*decoder, error) {
+	numAttrs, k, maxLen, edges := m.index.Len(), len(m.Labels), m.MaxSegmentLength, m.Features.Edges
+	task := m.Task
 	switch task {
 	case Sequence:
 		c, err := chain.New(nil, numAttrs, k, edges, decoders.Hamming(k))
+		if err == nil && m.pairs != nil {
+			err = c.Restrict(m.pairs)
+		}
 		return &decoder{chain: c}, err
 	case Segmentation:
 		s, err := segment.New(nil, numAttrs, k, maxLen, edges, semimarkov.DefaultLoss(k))
@@ -217,10 +223,22 @@ func (m *Model) check() error {
 	if m.Task == Segmentation && m.Format.chunked() {
 		return fmt.Errorf("a %s model needs plain labels, not label encoding %s", Segmentation, m.Format.Scheme)
 	}
+	if (m.pairs != nil) != m.Features.seenPairs() {
+		return fmt.Errorf("features: pairs %q, but the model has %s attribute–label pairs", m.Features.Pairs, map[bool]string{true: "a table of", false: "no table of"}[m.pairs != nil])
+	}
+	if m.Features.seenPairs() && m.Task != Sequence {
+		return fmt.Errorf("features: pairs %s belong to the %s task, not %s", PairsSeen, Sequence, m.Task)
+	}
 	a, k := m.index.Len(), len(m.Labels)
 	dim := chain.Dim(a, k, m.Features.Edges)
 	if m.Task == Segmentation {
 		dim = segment.Dim(a, k, m.Features.Edges)
+	}
+	if m.pairs != nil {
+		if err := m.pairs.Check(a, k); err != nil {
+			return err
+		}
+		dim = chain.DimPairs(m.pairs, k, m.Features.Edges)
 	}
 	if len(m.Weights) != dim {
 		return fmt.Errorf("%d weights, but a %s model of %d attributes and %d labels has %d", len(m.Weights), m.Task, a, k, dim)
@@ -231,7 +249,7 @@ func (m *Model) check() error {
 	if k*k > max(dim, minLabelTable) {
 		return fmt.Errorf("%d labels, but only %d weights", k, dim)
 	}
-	d, err := newDecoder(m.Task, a, k, m.MaxSegmentLength, m.Features.Edges)
+	d, err := m.newDecoder()
 	if err != nil {
 		return err
 	}

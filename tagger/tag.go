@@ -71,8 +71,16 @@ func (m *Model) layouts() ([]inputLayout, error) {
 // columns. Lines are read in the model's text encoding; a trailing CR is
 // dropped. name names the input in errors (name:line). Each sentence is
 // written as soon as it is read, so the output can be piped.
+//
+// A model trained on an attribute file (format crfsuite) reads an
+// attribute file instead (its first field, the label, may be any
+// placeholder) and writes what `crfsuite tag` writes: the predicted label
+// of each item on a line of its own, a blank line after each sequence.
 func (m *Model) TagText(ctx context.Context, r io.Reader, w io.Writer, name string) (TagStats, error) {
 	var st TagStats
+	if m.Format.Kind == FormatCRFsuite {
+		return m.tagAttributes(ctx, r, w, name)
+	}
 	layouts, err := m.layouts()
 	if err != nil {
 		return st, err
@@ -168,6 +176,33 @@ func (m *Model) TagText(ctx context.Context, r io.Reader, w io.Writer, name stri
 	}
 	if full := layouts[len(layouts)-1]; lay != nil && len(lay.extras) < len(full.extras) && m.Features.Kind == NER {
 		st.MissingColumns = m.Features.columnNames(len(full.extras))[:len(full.extras)]
+	}
+	return st, bw.Flush()
+}
+
+// tagAttributes is TagText for a model of an attribute file.
+func (m *Model) tagAttributes(ctx context.Context, r io.Reader, w io.Writer, name string) (TagStats, error) {
+	var st TagStats
+	text, err := readAll(ctx, r, name, m.Format.MaxLine)
+	if err != nil {
+		return st, err
+	}
+	c, a, err := datasets.ParseCRFsuite(bytes.NewReader(text), name)
+	if err != nil {
+		return st, err
+	}
+	bw := bufio.NewWriter(w)
+	for i := range c.Sequences {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		for _, y := range m.PredictValues(a.Names[i], valuesOf(a.Values, i)).Labels {
+			bw.WriteString(m.Labels[y])
+			bw.WriteByte('\n')
+		}
+		bw.WriteByte('\n')
+		st.Sentences++
+		st.Tokens += len(c.Sequences[i].Labels)
 	}
 	return st, bw.Flush()
 }

@@ -48,6 +48,14 @@ type Settings struct {
 	// is violated by at most G·ε beyond its slack, which gives the same
 	// bound. Default 0.01 (in units of the loss).
 	Epsilon float64
+	// Relative makes the one-slack solver's ε relative: it stops when
+	// C·(H − ξ) ≤ ε·P, where H is the oracle pass's joint violation at w,
+	// ξ the working slack and P = ½‖w‖² + C·max(ξ, H) the true primal at
+	// w (so the primal is within ε·P + the QP's own gap of optimal, not
+	// C·G·ε); the cache's threshold G·ε becomes ε·P_ws/C likewise. With
+	// the quadratic slack penalty P is the working primal plus C·(H − ξ),
+	// an estimate. It does not apply to n-slack.
+	Relative bool
 	// QPTolerance, if set, is a relative bound (P−D)/max(1,P) on the
 	// working-set QP's gap that the n-slack solver must reach before it
 	// stops, however small the rest of the true gap is (the one-slack
@@ -175,9 +183,13 @@ func (s Settings) validate() error {
 		return errDropIdleOneSlack
 	case s.SlackPenalty != "" && !slices.Contains(SlackPenalties(), s.SlackPenalty):
 		return fmt.Errorf("unknown slack penalty %q (known: %v)", s.SlackPenalty, SlackPenalties())
+	case s.Relative && s.Solver != OneSlack:
+		return errRelativeNSlack
 	}
 	return nil
 }
+
+var errRelativeNSlack = errors.New("a relative ε (epsilon_relative) applies to the one-slack solver only")
 
 // Stats describes a training run (after each pass, and at the end).
 //
@@ -587,12 +599,18 @@ type CuttingPlaneParams struct {
 	MaxIterations int     `param:"max_iterations" range:"[1,)" help:"cap on passes (n-slack) or iterations (one-slack)"`
 	Threads       int     `param:"threads,execution" range:"[1,)" help:"goroutines for one-slack's separation and both solvers' final exact pass; results do not depend on it"`
 	DropIdle      int     `param:"drop_idle" range:"[0,)" help:"n-slack: forget a constraint after this many passes in a row at α = 0 well below its slack (0: keep every constraint)"`
+	// EpsilonRelative is nil unless true, so that units that leave it
+	// out or set it false keep their keys.
+	EpsilonRelative *bool `param:"epsilon_relative" help:"one-slack: stop when C·(violation − ξ) ≤ ε·primal (ε relative) instead of ≤ C·G·ε"`
 }
 
 // Resolved fills the defaults as Settings.Resolved does.
 func (p CuttingPlaneParams) Resolved() CuttingPlaneParams {
 	s := Settings{Epsilon: p.Epsilon, QPTolerance: p.QPTolerance, MaxIterations: p.MaxIterations, Solver: p.Solver, Threads: p.Threads}.Resolved()
 	p.Epsilon, p.QPTolerance, p.MaxIterations, p.Solver, p.Threads = s.Epsilon, s.QPTolerance, s.MaxIterations, s.Solver, s.Threads
+	if p.EpsilonRelative != nil && !*p.EpsilonRelative {
+		p.EpsilonRelative = nil
+	}
 	return p
 }
 
@@ -603,13 +621,16 @@ func (p CuttingPlaneParams) Validate() error {
 		return &ParamError{Key: "solver", Msg: fmt.Sprintf("unknown solver %q (known: %s)", p.Solver, strings.Join(Solvers(), ", "))}
 	case p.DropIdle > 0 && p.Solver == OneSlack:
 		return &ParamError{Key: "drop_idle", Msg: errDropIdleOneSlack.Error()}
+	case p.EpsilonRelative != nil && *p.EpsilonRelative && p.Solver != OneSlack:
+		return &ParamError{Key: "epsilon_relative", Msg: errRelativeNSlack.Error()}
 	}
 	return nil
 }
 
 // settings returns the solver settings for a model of n instances.
 func (p CuttingPlaneParams) settings(n int) Settings {
-	return Settings{C: p.PerExample(n), Epsilon: p.Epsilon, QPTolerance: p.QPTolerance, MaxIterations: p.MaxIterations, Solver: p.Solver, Threads: p.Threads, DropIdle: p.DropIdle}
+	return Settings{C: p.PerExample(n), Epsilon: p.Epsilon, QPTolerance: p.QPTolerance, MaxIterations: p.MaxIterations, Solver: p.Solver, Threads: p.Threads, DropIdle: p.DropIdle,
+		Relative: p.EpsilonRelative != nil && *p.EpsilonRelative}
 }
 
 // checkThreads reports whether trainer name can train m on threads

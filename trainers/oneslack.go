@@ -71,7 +71,7 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings, p pool
 			return nil, err
 		}
 		oracleBest = false
-		if o.j.violation-xi <= math.Max(epsJoint, lastExcess/2) {
+		if o.j.violation-xi <= math.Max(o.tolerance(s, epsJoint, 0), lastExcess/2) {
 			if err := o.separate(ctx, &st); err != nil {
 				return nil, err
 			}
@@ -80,7 +80,11 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings, p pool
 			xi = o.qp.slack()
 			lastExcess = o.j.violation - xi
 		}
-		st.Converged = oracleBest && o.j.violation <= xi+epsJoint
+		if s.Relative {
+			st.Converged = oracleBest && o.j.violation-xi <= o.tolerance(s, epsJoint, o.j.violation-xi)
+		} else {
+			st.Converged = oracleBest && o.j.violation <= xi+epsJoint
+		}
 		if !st.Converged {
 			a, b := o.j.constraint()
 			o.qp.add(a, b, o.j.acc, o.j.count, o.j.lossSum)
@@ -177,6 +181,19 @@ func (o *oneSlackRun) finishQuad(ctx context.Context, n int, st Stats, s Setting
 	cp.record(&st)
 	st.Support, st.SupportLoss = o.qp.support()
 	return &Result{W: w, Stats: st}, nil
+}
+
+// tolerance is how far the joint constraint may be violated beyond ξ for
+// the run to stop (or the cache to yield to the oracle): G·ε, or with a
+// relative ε (Settings.Relative) ε·P/C, where P is the working primal plus
+// C times excess, the joint constraint's violation beyond ξ (P is then the
+// true primal at w when the constraint is an oracle pass's).
+func (o *oneSlackRun) tolerance(s Settings, epsJoint, excess float64) float64 {
+	if !s.Relative {
+		return epsJoint
+	}
+	p, _ := o.qp.objectives()
+	return s.Epsilon * (p/s.C + math.Max(0, excess))
 }
 
 // oneSlackRun is the state of one one-slack training run.

@@ -22,7 +22,9 @@ Trains a model on a labelled file and saves it to MODEL. For the
 sequence and segmentation tasks (--task), the file is a CoNLL column
 file (one token per line, a blank line after each sentence; the first
 column is the word and the last the label unless --columns says
-otherwise) or Cora tagged text (detected from its <NEWREFERENCE> lines).
+otherwise), Cora tagged text (detected from its <NEWREFERENCE> lines) or,
+with --format crfsuite, a CRFsuite attribute file (LABEL<TAB>ATTR[:VALUE]
+per item), whose attributes and values are the features as given.
 The label encoding of a column file (iob1, iob2, ioe1, ioe2, iobes, or
 none for plain labels) is detected unless --encoding states it; 'repro
 tag' writes labels back in it. For --task parsing it is a CoNLL-X or
@@ -34,6 +36,7 @@ the classes in sorted label order, default 0/1). Progress goes to stderr
 
   repro train --trainer poslearn --C 0.1 -o ner.repro eng.train
   repro train --trainer perceptron --param epochs=20 -o cora.repro refs.txt
+  repro train --trainer crf --C 1 --format crfsuite --pairs seen -o m.repro train.crfsuite.txt
   repro train --task parsing --trainer mira --param k=5 -o sv.repro sv-ud-train.conllu
   repro train --task multiclass --trainer margin --C 1 --cost '0,1,2;1,0,1;2,1,0' -o m.repro train.libsvm
 
@@ -42,13 +45,13 @@ Flags:
 
 // trainFlags are the train command's flags.
 type trainFlags struct {
-	out, trainer, task, features, format, columns, encoding, charset, solver, cost, decoder string
-	c                                                                                       float64
-	epochs                                                                                  int
-	window, affixes, minCount                                                               optionalInt
-	edges, lexicons, quiet                                                                  bool
-	params                                                                                  paramFlags
-	maxLine                                                                                 *int
+	out, trainer, task, features, format, columns, encoding, charset, solver, cost, decoder, pairs string
+	c                                                                                              float64
+	epochs                                                                                         int
+	window, affixes, minCount                                                                      optionalInt
+	edges, lexicons, quiet                                                                         bool
+	params                                                                                         paramFlags
+	maxLine                                                                                        *int
 	// flagged lists the params given by their own flags (--C, --solver,
 	// --epochs), so that an error names the flag the user typed.
 	flagged map[string]bool
@@ -65,13 +68,14 @@ func (f *trainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.task, "task", tagger.Sequence, "sequence (label every token), segmentation (semi-Markov; plain labels only), parsing (dependency trees) or multiclass (libsvm files)")
 	fs.StringVar(&f.decoder, "decoder", "", "sequence and parsing: ilp decodes (MAP, loss-augmented MAP) with the integer-linear-program decoder instead of Viterbi or Chu-Liu/Edmonds, a slow reference (docs/ilp.md); stored in the model file")
 	fs.StringVar(&f.cost, "cost", "", "multiclass: the cost matrix, rows (true classes, sorted by label) separated by ';', entries by ',' (default 0/1)")
-	fs.StringVar(&f.features, "features", "", "feature set: citation or ner (default: citation for Cora text, ner for column files)")
+	fs.StringVar(&f.features, "features", "", "feature set: citation or ner (default: citation for Cora text, ner for column files; an attribute file's are its own)")
+	fs.StringVar(&f.pairs, "pairs", "", "attribute–label pairs: all (default) or seen (only those of the training file, as CRFsuite's default model; sequence task)")
 	fs.Var(&f.window, "window", "neighbours at offsets -`N`..N whose attributes a token sees (default: the feature set's, citation 1, ner 2)")
 	fs.Var(&f.affixes, "affixes", "prefixes and suffixes up to `N` characters (default: the feature set's, citation 3, ner 4)")
 	fs.Var(&f.minCount, "min-count", "keep attributes seen at least `N` times in the training file (default: all)")
 	fs.BoolVar(&f.edges, "edges", true, "label-transition features")
 	fs.BoolVar(&f.lexicons, "lexicons", true, "the citation lexicons (citation features only)")
-	fs.StringVar(&f.format, "format", "", "conll or cora (default: detected)")
+	fs.StringVar(&f.format, "format", "", "conll, cora or crfsuite (an attribute file; default: conll or cora, detected)")
 	fs.StringVar(&f.columns, "columns", "", "a column file's column names, comma-separated, e.g. word,pos,chunk,label")
 	fs.StringVar(&f.encoding, "encoding", "", "label encoding: iob1, iob2, ioe1, ioe2, iobes or none (default: detected)")
 	fs.StringVar(&f.charset, "charset", "", "text encoding of a column file: utf-8 (default) or latin-1")
@@ -146,7 +150,13 @@ func (f *trainFlags) featureFlags(kind string) (tagger.Features, error) {
 	if !f.lexicons && kind != tagger.Citation {
 		return feats, usagef("--lexicons applies to citation features only")
 	}
-	feats.MinCount, feats.Edges, feats.NoLexicons = f.minCount.v, f.edges, !f.lexicons
+	if kind == tagger.Given && (f.window.set || f.affixes.set) {
+		return feats, usagef("--window and --affixes do not apply to an attribute file's own features")
+	}
+	feats.MinCount, feats.Edges, feats.NoLexicons, feats.Pairs = f.minCount.v, f.edges, !f.lexicons, f.pairs
+	if err := feats.Check(); err != nil {
+		return feats, usageError{fmt.Errorf("--pairs: %w", err)}
+	}
 	return feats, nil
 }
 
@@ -187,8 +197,14 @@ func trainCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return lineHint(err)
 	}
 	kind := tagger.NER
-	if data.Format.Kind == tagger.FormatCora {
+	switch data.Format.Kind {
+	case tagger.FormatCora:
 		kind = tagger.Citation
+	case tagger.FormatCRFsuite:
+		kind = tagger.Given
+		if opt.Features.Kind != "" {
+			return usagef("--features %s: an attribute file's attributes are its features", opt.Features.Kind)
+		}
 	}
 	if opt.Features.Kind != "" {
 		kind = opt.Features.Kind
@@ -236,6 +252,9 @@ func describeData(w io.Writer, path string, d *tagger.Data, stated tagger.Format
 	layout := "Cora tagged text" + how(stated.Kind)
 	if d.Format.Kind == tagger.FormatCoNLL {
 		layout = fmt.Sprintf("columns %s, label encoding %s%s, %s", strings.Join(d.Format.Columns, " "), d.Format.Scheme, how(stated.Scheme), d.Format.Charset)
+	}
+	if d.Format.Kind == tagger.FormatCRFsuite {
+		layout = "CRFsuite attribute file"
 	}
 	if d.Detection != nil {
 		layout = fmt.Sprintf("columns %s, label encoding %s (%s), %s", strings.Join(d.Format.Columns, " "), d.Format.Scheme, d.Detection, d.Format.Charset)

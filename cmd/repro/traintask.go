@@ -14,7 +14,7 @@ import (
 
 // taggerOnlyFlags are train's flags that only the sequence and
 // segmentation tasks read (their features and column-file layout).
-var taggerOnlyFlags = []string{"features", "window", "affixes", "min-count", "edges", "lexicons", "format", "columns", "encoding", "charset"}
+var taggerOnlyFlags = []string{"features", "window", "affixes", "min-count", "edges", "lexicons", "format", "columns", "encoding", "charset", "pairs"}
 
 // trainTask trains a model of a task other than sequence labelling and
 // segmentation (package tasks: its reader, default features and model

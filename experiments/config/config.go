@@ -183,6 +183,10 @@ type FeatureSpec struct {
 	// MinCount keeps the attributes seen at least this often in a unit's
 	// training part (default 1: all).
 	MinCount *int `yaml:"min_count,omitempty"`
+	// Pairs is "seen" to keep only the attribute–label pairs of a unit's
+	// training part (CRFsuite's default model; the sequence task only), or
+	// "all" (the default): every attribute with every label.
+	Pairs string `yaml:"pairs,omitempty"`
 }
 
 // LossSpec sets the segmentation loss of Sarawagi & Gupta's section 4.3.2
@@ -245,6 +249,7 @@ func (f FeatureSpec) overriddenBy(o *FeatureSpec) FeatureSpec {
 	f.Lexicons = cmp.Or(o.Lexicons, f.Lexicons)
 	f.Edges = cmp.Or(o.Edges, f.Edges)
 	f.MinCount = cmp.Or(o.MinCount, f.MinCount)
+	f.Pairs = cmp.Or(o.Pairs, f.Pairs)
 	return f
 }
 
@@ -283,6 +288,9 @@ func (f FeatureSpec) Resolved() UnitFeatures {
 	if f.Edges != nil {
 		fs.Edges = *f.Edges
 	}
+	if f.Pairs == pairsSeen {
+		fs.Pairs = f.Pairs
+	}
 	return fs
 }
 
@@ -300,6 +308,9 @@ type UnitFeatures struct {
 	NoLexicons bool `json:"no_lexicons,omitempty"`
 	// MinCount is the attribute frequency cut-off (0 or 1: none).
 	MinCount int `json:"min_count,omitempty"`
+	// Pairs is "seen" for seen attribute–label pairs; omitted for all
+	// (the default), so those units keep their keys.
+	Pairs string `json:"pairs,omitempty"`
 }
 
 // Tagger returns the settings as package tagger states them, for citation
@@ -311,7 +322,7 @@ func (f UnitFeatures) Tagger(columns []string) tagger.Features {
 	}
 	return tagger.Features{
 		Kind: kind, Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons,
-		Columns: columns, MinCount: f.MinCount, Edges: f.Edges,
+		Columns: columns, MinCount: f.MinCount, Edges: f.Edges, Pairs: f.Pairs,
 	}
 }
 
@@ -1074,8 +1085,8 @@ func (c *Config) validateFeatures() error {
 		return c.fail(at{"features", "kind"}, "unknown feature kind %q%s (known: %s)", f.Kind, suggest(f.Kind, featureKinds()), strings.Join(featureKinds(), ", "))
 	case f.Kind == FeaturesGiven && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
 		return c.fail(at{"features", templateKey(f)}, "given attributes are used as they are: window, affixes and lexicons do not apply (edges and min_count do)")
-	case f.Kind == FeaturesDependency && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil || f.MinCount != nil || f.Edges != nil):
-		return c.fail(at{"features"}, "dependency arc features have no settings (window, affixes, lexicons, min_count, edges)")
+	case f.Kind == FeaturesDependency && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil || f.MinCount != nil || f.Edges != nil || f.Pairs != ""):
+		return c.fail(at{"features"}, "dependency arc features have no settings (window, affixes, lexicons, min_count, edges, pairs)")
 	case (f.Kind == FeaturesDependency) != slices.Contains(c.Tasks, TaskParsing):
 		return c.fail(at{"features", "kind"}, "the parsing task and features.kind %s go together (and parsing cannot share a config with other tasks)", FeaturesDependency)
 	case f.Kind == FeaturesDependency && len(c.Tasks) > 1:
@@ -1108,10 +1119,16 @@ func (c *Config) validateFeatures() error {
 			return c.fail(at{"datasets", i}, "dataset %q: feature vectors (format %s, blobs) go with the %s task alone, and only they do", d.Name, datasets.FormatLibSVM, TaskMulticlass)
 		}
 	}
+	if err := c.validatePairs(f.Pairs, "features", "pairs"); err != nil {
+		return err
+	}
 	for i, d := range c.Datasets {
 		o := d.Features
 		if o == nil {
 			continue
+		}
+		if err := c.validatePairs(o.Pairs, "datasets", i, "features", "pairs"); err != nil {
+			return err
 		}
 		for _, key := range []string{"kind", "degree"} {
 			if c.has("datasets", i, "features", key) {
@@ -1136,6 +1153,24 @@ func (c *Config) validateFeatures() error {
 		}
 	}
 	return c.checkSettings(f, "features")
+}
+
+// The values of features.pairs (package tagger's PairsSeen and PairsAll).
+const (
+	pairsAll  = "all"
+	pairsSeen = "seen"
+)
+
+// validatePairs checks a pairs setting at path: seen or all, and seen
+// with the sequence task alone (no other model keeps seen pairs).
+func (c *Config) validatePairs(pairs string, path ...any) error {
+	switch {
+	case pairs != "" && pairs != pairsSeen && pairs != pairsAll:
+		return c.fail(at(path), "unknown pairs %q (known: %s, %s)", pairs, pairsAll, pairsSeen)
+	case pairs == pairsSeen && !slices.Equal(c.Tasks, []string{TaskSequence}):
+		return c.fail(at(path), "seen attribute–label pairs are the sequence task's model only, and the config's tasks are %v (use pairs: %s)", c.Tasks, pairsAll)
+	}
+	return nil
 }
 
 // checkSettings checks the bounded template settings f states (window,

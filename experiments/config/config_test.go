@@ -96,6 +96,9 @@ func TestParseConfigErrors(t *testing.T) {
 		{"zero loss", "splits:", "tasks: [segmentation]\nloss: {recall: 0, precision: 0}\nsplits:", []string{"bad.yaml:7:", "loss", "both 0"}},
 		{"loss unknown key", "splits:", "tasks: [segmentation]\nloss: {recal: 0}\nsplits:", []string{"bad.yaml:7:", "loss.recal", `did you mean "recall"`}},
 
+		{"unknown pairs", "splits:", "features: {pairs: some}\nsplits:", []string{"bad.yaml:6:", "features.pairs", `unknown pairs "some"`}},
+		{"seen pairs and segmentation", "splits:", "tasks: [sequence, segmentation]\nfeatures: {pairs: seen}\nsplits:", []string{"bad.yaml:7:", "features.pairs", "sequence task's model only"}},
+		{"dataset seen pairs and segmentation", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features: {pairs: seen}\ntasks: [segmentation]", []string{"datasets[0].features.pairs", "sequence task's model only"}},
 		{"dataset features kind", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features: {kind: pixels}", []string{"bad.yaml:6:", "datasets[0].features.kind", "window, affixes, lexicons and edges"}},
 		{"dataset features window", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features:\n      window: 9", []string{"bad.yaml:7:", "datasets[0].features.window", "[0, 5]"}},
 		{"dataset features unknown key", "    synthetic: {sequences: 40, labels: 3}", "    synthetic: {sequences: 40, labels: 3}\n    features: {lexicon: false}", []string{"bad.yaml:6:", "datasets[0].features.lexicon", `did you mean "lexicons"`}},

@@ -16,5 +16,10 @@
 // t with value v_ta then contributes v_ta·e[a·K + y_t] instead of
 // e[a·K + y_t], to scores, feature differences and gradients alike.
 //
+// A model restricted to attribute–label pairs (Restrict, e.g. SeenPairs: the
+// pairs of the training data, CRFsuite's default model) has state weights
+// for the listed pairs only, w[j] for pair j of the table, followed by the
+// transitions; an unlisted pair has no feature at all.
+//
 // The loss is per-position, L(y) = Σ_t M[y_i,t·K + y_t] (Hamming by default).
 package chain

@@ -56,6 +56,9 @@ func (m *Model) HMMShape() (symbols, labels int, err error) {
 	if !m.edges {
 		return 0, 0, errors.New("chain: an HMM needs transition features (edges)")
 	}
+	if m.pairs != nil {
+		return 0, 0, errors.New("chain: an HMM needs every attribute × label weight (pairs all), not seen pairs")
+	}
 	return m.hmm.symbols, m.k, nil
 }
 

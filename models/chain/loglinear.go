@@ -67,6 +67,10 @@ func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad [
 			if int(a) >= m.attrs {
 				continue // as in scores: ids outside the index carry no weight
 			}
+			if m.pairs != nil {
+				m.addPairs(grad, a, d, vals, j)
+				continue
+			}
 			if vals == nil {
 				// SIMD, and each element rounds as the scalar += does.
 				floats.Add(grad[int(a)*k:int(a)*k+k], d)
@@ -81,10 +85,29 @@ func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad [
 	if !m.edges {
 		return
 	}
-	trans := grad[m.attrs*k : m.attrs*k+k*k]
+	base := m.transBase()
+	trans := grad[base : base+k*k]
 	addTo(trans, mg.Edge)
 	for t := 1; t < len(x.Labels); t++ {
 		trans[x.Labels[t-1]*k+x.Labels[t]]--
+	}
+}
+
+// addPairs adds d[y], scaled by vals[j] unless vals is nil, into grad's
+// weight of every pair (a, y) the model has.
+func (m *Model) addPairs(grad []float64, a int32, d, vals []float64, j int) {
+	lo, hi := m.pairs.Start[a], m.pairs.Start[a+1]
+	labels, g := m.pairs.Label[lo:hi], grad[lo:hi]
+	g = g[:len(labels)]
+	if vals == nil {
+		for q, y := range labels {
+			g[q] += d[y]
+		}
+		return
+	}
+	s := vals[j]
+	for q, y := range labels {
+		g[q] += s * d[y]
 	}
 }
 
@@ -177,6 +200,10 @@ func (m *Model) addWeightedMinusTruth(x Instance, node, edge []float64, weight f
 			if int(a) >= m.attrs {
 				continue
 			}
+			if m.pairs != nil {
+				m.addWeightedPairs(grad, a, p, g, weight, vals, j)
+				continue
+			}
 			row := grad[int(a)*k : int(a)*k+k]
 			if vals == nil {
 				for y, v := range p {
@@ -195,12 +222,31 @@ func (m *Model) addWeightedMinusTruth(x Instance, node, edge []float64, weight f
 	if !m.edges {
 		return
 	}
-	trans := grad[m.attrs*k : m.attrs*k+k*k]
+	base := m.transBase()
+	trans := grad[base : base+k*k]
 	for j, v := range edge {
 		trans[j] += v
 	}
 	for t := 1; t < len(x.Labels); t++ {
 		trans[x.Labels[t-1]*k+x.Labels[t]] -= weight
+	}
+}
+
+// addWeightedPairs is addWeightedMinusTruth's term of attribute a at a
+// token with label g and node weights p, over the pairs the model has.
+func (m *Model) addWeightedPairs(grad []float64, a int32, p []float64, g int, weight float64, vals []float64, j int) {
+	s := 1.0
+	if vals != nil {
+		s = vals[j]
+	}
+	pr := m.pairs
+	for q := pr.Start[a]; q < pr.Start[a+1]; q++ {
+		y := int(pr.Label[q])
+		v := s * p[y]
+		if y == g {
+			v -= s * weight
+		}
+		grad[q] += v
 	}
 }
 

@@ -70,6 +70,7 @@ type Model struct {
 	minPos float64    // smallest nonzero per-position cost
 	ilp    bool       // MAP and loss-augmented MAP by decoders/ilp (UseILP)
 	hmm    *emissions // SetEmissions: the HMM baseline's symbols
+	pairs  *Pairs     // state features: these pairs only (nil: all; Restrict)
 
 	scratch
 }
@@ -147,7 +148,12 @@ func (m *Model) Fork() structpred.Model[[]int] {
 func (m *Model) Len() int { return len(m.data) }
 
 // Dim returns the length of the weight vector.
-func (m *Model) Dim() int { return Dim(m.attrs, m.k, m.edges) }
+func (m *Model) Dim() int {
+	if m.pairs != nil {
+		return DimPairs(m.pairs, m.k, m.edges)
+	}
+	return Dim(m.attrs, m.k, m.edges)
+}
 
 // Dim returns the length of the weight vector of a model with numAttrs
 // attribute ids and k labels, without building one (a model file's reader
@@ -183,6 +189,10 @@ func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
 			if int(a) >= m.attrs {
 				continue // an id outside the index (defensive: encoders drop unknowns)
 			}
+			if m.pairs != nil {
+				m.addPairScores(row, a, vals, j, w)
+				continue
+			}
 			// SIMD adds round as the scalar ones: 1·v is exact, and s·v
 			// is rounded before it is added (no fused multiply-add).
 			if vals == nil {
@@ -194,9 +204,28 @@ func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
 	}
 	c.Trans = nil
 	if m.edges {
-		c.Trans = w[m.attrs*k : m.attrs*k+k*k]
+		base := m.transBase()
+		c.Trans = w[base : base+k*k]
 	}
 	return c
+}
+
+// addPairScores adds attribute a's weights over its pairs into row,
+// scaled by vals[j] unless vals is nil.
+func (m *Model) addPairScores(row []float64, a int32, vals []float64, j int, w []float64) {
+	lo, hi := m.pairs.Start[a], m.pairs.Start[a+1]
+	labels, ws := m.pairs.Label[lo:hi], w[lo:hi]
+	ws = ws[:len(labels)] // one bounds check here, none in the loops
+	if vals == nil {
+		for q, y := range labels {
+			row[y] += ws[q]
+		}
+		return
+	}
+	s := vals[j]
+	for q, y := range labels {
+		row[y] += s * ws[q]
+	}
 }
 
 func grow(buf []float64, n int) []float64 {
@@ -271,13 +300,22 @@ func (m *Model) DeltaFeatures(i int, y []int) structpred.SparseVec {
 				if vals != nil {
 					s = vals[j]
 				}
+				if m.pairs != nil {
+					if q := m.pairs.index(a, g); q >= 0 {
+						add(q, s)
+					}
+					if q := m.pairs.index(a, p); q >= 0 {
+						add(q, -s)
+					}
+					continue
+				}
 				add(a*int32(k)+int32(g), s)
 				add(a*int32(k)+int32(p), -s)
 			}
 		}
 	}
 	if m.edges {
-		base := int32(m.attrs * k)
+		base := int32(m.transBase())
 		for t := 1; t < len(y); t++ {
 			g0, g1, p0, p1 := x.Labels[t-1], x.Labels[t], y[t-1], y[t]
 			if g0 != p0 || g1 != p1 {
@@ -315,6 +353,10 @@ func (m *Model) DeltaScore(i int, w []float64, y []int) float64 {
 		}
 		vals := x.values(t)
 		for j, a := range attrs {
+			if m.pairs != nil {
+				s += m.pairDelta(a, g, p, w, vals, j)
+				continue
+			}
 			d := w[int(a)*k+g] - w[int(a)*k+p]
 			if vals != nil {
 				d *= vals[j]
@@ -325,13 +367,30 @@ func (m *Model) DeltaScore(i int, w []float64, y []int) float64 {
 	return s + m.deltaTransitions(x, w, y)
 }
 
+// pairDelta is attribute a's term of w·δf at a token labelled g, predicted
+// p: its weight with g less its weight with p, scaled by vals[j].
+func (m *Model) pairDelta(a int32, g, p int, w, vals []float64, j int) float64 {
+	var d float64
+	if q := m.pairs.index(a, g); q >= 0 {
+		d = w[q]
+	}
+	if q := m.pairs.index(a, p); q >= 0 {
+		d -= w[q]
+	}
+	if vals != nil {
+		d *= vals[j]
+	}
+	return d
+}
+
 // deltaTransitions is the transitions' part of w·δf(y).
 func (m *Model) deltaTransitions(x Instance, w []float64, y []int) float64 {
 	if !m.edges {
 		return 0
 	}
 	k, s := m.k, 0.0
-	trans := w[m.attrs*k : m.attrs*k+k*k]
+	base := m.transBase()
+	trans := w[base : base+k*k]
 	for t := 1; t < len(y); t++ {
 		g0, g1, p0, p1 := x.Labels[t-1], x.Labels[t], y[t-1], y[t]
 		if g0 != p0 || g1 != p1 {
@@ -356,12 +415,21 @@ func (m *Model) AddDelta(i int, y []int, scale float64, add func(j int32, v floa
 			if vals != nil {
 				s *= vals[j]
 			}
+			if m.pairs != nil {
+				if q := m.pairs.index(a, int(g)); q >= 0 {
+					add(q, s)
+				}
+				if q := m.pairs.index(a, int(p)); q >= 0 {
+					add(q, -s)
+				}
+				continue
+			}
 			add(a*k+g, s)
 			add(a*k+p, -s)
 		}
 	}
 	if m.edges {
-		base := int32(m.attrs) * k
+		base := int32(m.transBase())
 		for t := 1; t < len(y); t++ {
 			g0, g1, p0, p1 := int32(x.Labels[t-1]), int32(x.Labels[t]), int32(y[t-1]), int32(y[t])
 			if g0 != p0 || g1 != p1 {

@@ -67,19 +67,33 @@ func withValues(t *testing.T, rng *rand.Rand, m *Model) *Model {
 	return v
 }
 
-// denseFeatures is f(x, y) written out literally from the package doc.
+// denseFeatures is f(x, y) written out literally from the package doc; a
+// model restricted to pairs (Restrict) has a feature for a listed pair
+// only, found by a linear search of its table.
 func denseFeatures(m *Model, x Instance, y []int) []float64 {
 	f := make([]float64, m.Dim())
+	trans := m.attrs * m.k
+	if m.pairs != nil {
+		trans = len(m.pairs.Label)
+	}
 	for t, attrs := range x.Attrs {
 		for j, a := range attrs {
 			v := 1.0
 			if x.Values != nil && x.Values[t] != nil {
 				v = x.Values[t][j]
 			}
-			f[int(a)*m.k+y[t]] += v
+			if m.pairs == nil {
+				f[int(a)*m.k+y[t]] += v
+				continue
+			}
+			for q := m.pairs.Start[a]; q < m.pairs.Start[a+1]; q++ {
+				if int(m.pairs.Label[q]) == y[t] {
+					f[q] += v
+				}
+			}
 		}
 		if m.edges && t > 0 {
-			f[m.attrs*m.k+y[t-1]*m.k+y[t]]++
+			f[trans+y[t-1]*m.k+y[t]]++
 		}
 	}
 	return f
