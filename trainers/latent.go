@@ -51,7 +51,7 @@ func (p LatentLBetaParams) Validate() error { return nil }
 func latentLBetaTrainer[Y any]() Trainer[Y] {
 	return entry[Y, LatentLBetaParams]{
 		name:    LatentLBetaName,
-		summary: "Pletscher et al.'s (2010) l_β with latent variables (non-convex), gonum L-BFGS from w = 0 and seeded random restarts",
+		summary: "Pletscher et al.'s (2010) l_β with latent variables (non-convex), L-BFGS (internal/lbfgs, gonum's iterates) from w = 0 and seeded random restarts",
 		c:       "weighs l_β: min ½‖w‖² + C Σ_i ℓ_β,i(w) (C/n with C_per_example)",
 		check: func(m Model[Y], _ LatentLBetaParams) error {
 			return needs[LatentLogLinear[Y]](LatentLBetaName, "a latent-variable log partition function", m)
