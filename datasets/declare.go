@@ -28,6 +28,10 @@ const (
 	// FormatBlobs is the built-in data set of Gaussian blobs (see
 	// [DefaultBlobs]): generated, no file.
 	FormatBlobs = "blobs"
+	// FormatSynth is one of Pletscher et al.'s generated multiclass
+	// problems (synth1, synth2, synth3; see [Synth]): its instantiations'
+	// training and test draws, its cost matrix the generator's; no file.
+	FormatSynth = "synth"
 )
 
 // Formats lists the file formats [Load] reads, sorted.
@@ -72,7 +76,23 @@ type Declaration struct {
 
 // Vectorial reports whether the declaration is of labelled feature vectors
 // (one class per item: libsvm files and the blobs).
-func (d Declaration) Vectorial() bool { return d.Format == FormatLibSVM || d.Format == FormatBlobs }
+func (d Declaration) Vectorial() bool {
+	return d.Format == FormatLibSVM || d.Format == FormatBlobs || d.Format == FormatSynth
+}
+
+// Generated reports whether the declaration's data is generated (the blobs,
+// Synth1–3), so that it names no file.
+func (d Declaration) Generated() bool { return d.Format == FormatBlobs || d.Format == FormatSynth }
+
+// Instances returns how many independent instantiations, each with its own
+// training and test part, a generated dataset holds (splits.kind
+// instance); 0 for every other dataset.
+func (d Declaration) Instances() int {
+	if d.Format == FormatSynth {
+		return SynthInstances
+	}
+	return 0
+}
 
 // Fixed reports whether the declaration names fixed train/dev/test parts.
 func (d Declaration) Fixed() bool { return d.Train != "" || d.Test != "" }
@@ -99,6 +119,8 @@ func Builtin(name string) (Declaration, bool) {
 		}, true
 	case "blobs":
 		return Declaration{Name: name, Format: FormatBlobs}, true
+	case "synth1", "synth2", "synth3":
+		return Declaration{Name: name, Format: FormatSynth}, true
 	case "conll2000":
 		return Declaration{
 			Name: name, Format: FormatCoNLL,
@@ -114,7 +136,7 @@ func Builtin(name string) (Declaration, bool) {
 
 // BuiltinNames lists the names [Builtin] knows, with "synthetic", sorted.
 func BuiltinNames() []string {
-	return []string{"blobs", "conll2000", "conll2003", "cora", "ocr", "synthetic"}
+	return []string{"blobs", "conll2000", "conll2003", "cora", "ocr", "synth1", "synth2", "synth3", "synthetic"}
 }
 
 // Check reports what is wrong with a declaration, before any file is read:
@@ -122,9 +144,11 @@ func BuiltinNames() []string {
 // not take. The error names the declaration's field.
 func (d Declaration) Check() error {
 	switch {
-	case d.Format == FormatBlobs && (d.Path != "" || d.Fixed()):
-		return &FieldError{"path", "the blobs are generated: no files"}
-	case d.Format == FormatBlobs:
+	case d.Generated() && (d.Path != "" || d.Fixed()):
+		return &FieldError{"path", fmt.Sprintf("dataset %s is generated: no files", d.Name)}
+	case d.Format == FormatSynth && d.Cost != nil:
+		return &FieldError{"cost", fmt.Sprintf("dataset %s has its generator's cost matrix (section 8.1 of Pletscher et al.)", d.Name)}
+	case d.Generated():
 		return nil
 	case d.Cost != nil && !d.Vectorial():
 		return &FieldError{"cost", fmt.Sprintf("a cost matrix applies to vector files (format %s) only", FormatLibSVM)}
@@ -202,6 +226,13 @@ type Loaded struct {
 	// one per item of Corpus.Sequences (see [VectorCorpus]); nil for
 	// other formats.
 	Vectors []structpred.SparseVec
+	// Instances gives each item's instantiation (from 0) of a generated
+	// dataset with several (see [Declaration.Instances]), whose Parts say
+	// train or test within it; nil otherwise.
+	Instances []int
+	// Cost is the cost matrix a generated dataset brings (Synth1–3); nil
+	// otherwise.
+	Cost [][]float64
 }
 
 // Load reads a declared corpus from the data directory dir (source says how
@@ -226,6 +257,8 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 		return loadAttributeFiles(dir, source, d)
 	case FormatLibSVM, FormatBlobs:
 		return loadVectorFiles(dir, source, d)
+	case FormatSynth:
+		return loadSynth(d.Name)
 	}
 	if !d.Fixed() {
 		path := resolve(dir, d.Path)

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/maxmargin/repro/structpred"
 )
@@ -166,4 +167,85 @@ func (s SynthSpec) BayesClass(x []float64, zeroOne bool) int {
 		}
 	}
 	return best
+}
+
+// SynthInstances is the number of random instantiations of each Synth
+// problem the paper averages over (section 8.1); instantiation k (from 0)
+// is drawn with seed k+1.
+const SynthInstances = 5
+
+// loadSynth generates the Synth problem name as a corpus of
+// [SynthInstances] instantiations, each its training draw then its test
+// draw (section 8.1's sizes), without a bias coordinate (the multiclass
+// task adds its own); the cost matrix is the generator's.
+func loadSynth(name string) (*Loaded, error) {
+	spec, err := Synth(name)
+	if err != nil {
+		return nil, err
+	}
+	var parts []*Vectors
+	l := &Loaded{}
+	for k := range SynthInstances {
+		for _, p := range []struct {
+			part    string
+			n, code int
+		}{{"train", SynthTrainPerClass, PartTrain}, {"test", SynthTestPerClass, PartTest}} {
+			v, err := spec.Draw(p.n, uint64(k+1), p.part, false)
+			if err != nil {
+				return nil, err
+			}
+			v.Name = fmt.Sprintf("%s-%d-%s", name, k+1, p.part)
+			parts = append(parts, v)
+			for range v.Items {
+				l.Parts, l.Instances = append(l.Parts, p.code), append(l.Instances, k)
+			}
+		}
+	}
+	classes := make([]float64, spec.Classes())
+	for c := range classes {
+		classes[c] = float64(c)
+	}
+	c, xs, err := VectorCorpus(name, parts, classes)
+	if err != nil {
+		return nil, err
+	}
+	l.Corpus, l.Vectors = c, xs
+	k := spec.Classes()
+	for g := range k {
+		l.Cost = append(l.Cost, slices.Clone(spec.Cost[g*k:(g+1)*k]))
+	}
+	return l, nil
+}
+
+// InstanceSplit returns the split of instantiation k of a generated
+// dataset (see [Loaded.Instances]): its training part, its test part, and
+// its development part (empty: none is generated).
+func InstanceSplit(parts, instances []int, k int) (split Split, dev []int, err error) {
+	if len(parts) != len(instances) {
+		return Split{}, nil, fmt.Errorf("%d parts for %d instance ids", len(parts), len(instances))
+	}
+	var idx, sub []int
+	for i, in := range instances {
+		if in == k {
+			idx, sub = append(idx, i), append(sub, parts[i])
+		}
+	}
+	if len(idx) == 0 {
+		return Split{}, nil, fmt.Errorf("no instantiation %d", k)
+	}
+	s, d, err := PartSplit(sub)
+	if err != nil {
+		return Split{}, nil, fmt.Errorf("instantiation %d: %w", k, err)
+	}
+	pick := func(ps []int) []int {
+		out := make([]int, len(ps))
+		for j, p := range ps {
+			out[j] = idx[p]
+		}
+		return out
+	}
+	if len(d) > 0 {
+		dev = pick(d)
+	}
+	return Split{Index: k, Train: pick(s.Train), Test: pick(s.Test)}, dev, nil
 }

@@ -162,3 +162,61 @@ func ExampleSynth() {
 	fmt.Println(len(train.Items), train.Dim, s.Cost)
 	// Output: 6000 3 [0 1 1 1 0 0.1 1 0.1 0]
 }
+
+func TestLoadSynthInstances(t *testing.T) {
+	for _, name := range SynthNames() {
+		t.Run(name, func(t *testing.T) {
+			d, ok := Builtin(name)
+			if !ok || d.Instances() != SynthInstances {
+				t.Fatalf("Builtin(%q) = %+v, %v", name, d, ok)
+			}
+			l, err := Load("", "", d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, _ := Synth(name)
+			k := spec.Classes()
+			if len(l.Cost) != k || l.Cost[0][1] != spec.Cost[1] || l.Cost[k-1][k-2] != spec.Cost[(k-1)*k+k-2] {
+				t.Errorf("cost %v, want the generator's %v", l.Cost, spec.Cost)
+			}
+			seen := map[int]bool{}
+			for in := range SynthInstances {
+				s, dev, err := InstanceSplit(l.Parts, l.Instances, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(s.Train) != k*SynthTrainPerClass || len(s.Test) != k*SynthTestPerClass || len(dev) != 0 {
+					t.Fatalf("instance %d: %d train, %d test, %d dev", in, len(s.Train), len(s.Test), len(dev))
+				}
+				// The instance's training part is Draw(seed in+1, "train").
+				want, err := spec.Draw(SynthTrainPerClass, uint64(in+1), "train", false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for j, i := range s.Train {
+					if seen[i] {
+						t.Fatalf("item %d in two instances", i)
+					}
+					seen[i] = true
+					if got := l.Vectors[i].Val; !slices.Equal(got, want.Items[j].X.Val) || l.Sequences[i].Labels[0] != int(want.Items[j].Label) {
+						t.Fatalf("instance %d item %d: %v class %d, want %v class %v", in, j, got, l.Sequences[i].Labels[0], want.Items[j].X.Val, want.Items[j].Label)
+					}
+				}
+			}
+			if _, _, err := InstanceSplit(l.Parts, l.Instances, SynthInstances); err == nil {
+				t.Error("no error for an instantiation beyond the last")
+			}
+		})
+	}
+}
+
+func TestSynthDeclarationRefusesFilesAndCost(t *testing.T) {
+	for _, d := range []Declaration{
+		{Name: "synth2", Format: FormatSynth, Path: "x"},
+		{Name: "synth2", Format: FormatSynth, Cost: [][]float64{{0, 1}, {1, 0}}},
+	} {
+		if err := d.Check(); err == nil {
+			t.Errorf("%+v: no error", d)
+		}
+	}
+}
