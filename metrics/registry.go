@@ -78,6 +78,7 @@ const (
 	AttachmentError = "attachment_error"
 	ErrorRate       = "error_rate"
 	AverageCost     = "average_cost"
+	CostError       = "cost_error"
 )
 
 // All returns every metric, in registry order: the order of CSV columns
@@ -108,6 +109,9 @@ func All() []Def {
 		{Name: AverageCost, Label: "average cost Δ", Short: "avg Δ", Line: "cost", Better: LowerBetter, Decimals: 3,
 			Aggregation: Micro, Tests: TTest,
 			Doc: "the mean over the test items of the cost Δ(y, ŷ) of the predicted class ŷ against the true one y (the cost matrix of the dataset; 0/1 by default, where it is the error rate as a fraction)"},
+		{Name: CostError, Label: "cost-weighted error", Short: "cost err", Line: "cost error", Unit: "%", Better: LowerBetter,
+			Aggregation: Micro, Tests: TTest,
+			Doc: "the average cost Δ as a percentage (100 × average_cost): the error rate with each mistake counted at its cost, as Pletscher et al. (2010, Table 1) report Synth2 and Synth3"},
 	}
 }
 
@@ -178,7 +182,7 @@ func Tasks() []TaskMetrics {
 			Legacy: map[string]string{TokenError: AttachmentError, SpanF1: "", SegmentError: ""}},
 		// Multiclass classification had no records before metrics were
 		// data: no old field is its.
-		{Task: "multiclass", Metrics: []string{ErrorRate, AverageCost}, SelectBy: ErrorRate,
+		{Task: "multiclass", Metrics: []string{ErrorRate, AverageCost, CostError}, SelectBy: ErrorRate,
 			Legacy: map[string]string{TokenError: "", SpanF1: "", SegmentError: ""}},
 	}
 }

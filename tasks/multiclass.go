@@ -29,7 +29,8 @@ const MulticlassName = "multiclass"
 // items are labelled feature vectors (libsvm/svmlight files,
 // datasets.ParseLibSVM, or the built-in blobs), one class each; the loss
 // is a cost matrix Δ(y, y′) over the classes (0/1 by default); its metrics
-// are the error rate and the average cost.
+// are the error rate, the average cost and the cost-weighted error (the
+// average cost in percent).
 //
 // The features are the file's, numbered as the training part numbers them:
 // the model has D features, D the largest index its training items use,
@@ -221,7 +222,7 @@ func (s *classScorer) Metrics() map[string]float64 {
 	if err != nil {
 		panic(err) // Add checked the classes, Prepare or the loader the cost
 	}
-	return map[string]float64{metrics.ErrorRate: rate, metrics.AverageCost: avg}
+	return map[string]float64{metrics.ErrorRate: rate, metrics.AverageCost: avg, metrics.CostError: 100 * avg}
 }
 
 // multiclassFitting is a multiclass training: the training part's feature
