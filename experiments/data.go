@@ -25,6 +25,9 @@ type preparedData struct {
 	attrs  [][][]string // per sequence, per token: attribute strings (see attrsOf)
 	folds  []int        // per sequence: its fold, for fold splits
 	parts  []int        // per sequence: its fixed part (datasets.PartTrain...), for fixed splits
+	// instances holds each sequence's instantiation of a generated dataset
+	// (splits.kind instance), its part within it in parts; nil otherwise.
+	instances []int
 	// values, for given attributes with values (datasets.Attributes.Values),
 	// scale attrs; nil when every value is 1, as for every template.
 	values [][][]float64
@@ -147,7 +150,12 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 			fmt.Fprintf(opt.Progress, "repro: warning: dataset %q: %d tags break the label encoding's rules and were read as conlleval reads them (repair: true), first: %v\n", spec.Name, n, loaded.Repairs[0])
 		}
 		decl := spec.Declaration()
-		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, hash: corpusHash(corpus, parts, loaded.Attributes, loaded.Vectors, spec.Declaration().Cost),
+		cost := decl.Cost
+		if loaded.Cost != nil { // a generated dataset's own (Synth1–3 refuse a declared one)
+			cost = loaded.Cost
+		}
+		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, instances: loaded.Instances,
+			hash:     corpusHash(corpus, parts, loaded.Attributes, loaded.Vectors, cost),
 			chunked:  spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain)),
 			features: cfg.FeaturesOf(i).Resolved()}
 		d.columns = extraColumns(decl)
@@ -163,7 +171,7 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 		}
 		switch {
 		case loaded.Vectors != nil: // features.kind given (validateFeatures)
-			d.vectors, d.cost = loaded.Vectors, decl.Cost
+			d.vectors, d.cost = loaded.Vectors, cost
 		case cfg.Features.Kind == config.FeaturesGiven:
 			if err := givenAttributes(d, loaded.Attributes, cfg.Tasks); err != nil {
 				return nil, fmt.Errorf("dataset %q: %w", spec.Name, err)

@@ -23,6 +23,8 @@ func (r *runner) parts(u unitSpec) (train, eval []int, err error) {
 		split, err = datasets.FoldSplits(d.folds, u.Split)
 	case config.SplitFixed:
 		split, dev, err = datasets.PartSplit(d.parts)
+	case config.SplitInstance:
+		split, dev, err = datasets.InstanceSplit(d.parts, d.instances, u.Split)
 	case config.SplitFile:
 		split, dev, err = r.fileSplit(u)
 	default:

@@ -531,7 +531,7 @@ func figureSeries(runs []Run, f FigureSpec, q quantity, trainers []string) ([]se
 					f.Name, f.X, fraction, r.TrainFraction)
 			}
 			fraction = r.TrainFraction
-			name, x = cmp.Or(r.Method, r.Trainer), beta
+			name, x = BetaLine(cmp.Or(r.Method, r.Trainer), r.Params), beta
 			if !(x > 0) {
 				return nil, fmt.Errorf("report: figure %q: run %d (key %q): beta %v is not positive, so it has no place on a log axis",
 					f.Name, i, r.Key, x)

@@ -212,3 +212,11 @@ func TestSaveFigurePDFHasFixedDates(t *testing.T) {
 		t.Errorf("startxref %d does not point at the xref table", off)
 	}
 }
+
+func ExampleBetaLine() {
+	fmt.Println(BetaLine("entropy-margin", map[string]float64{"beta": 5, "loss_scale": 1}))
+	fmt.Println(BetaLine("entropy-margin", map[string]float64{"beta": 1, "loss_scale": 0}))
+	// Output:
+	// entropy-margin
+	// entropy-margin without Δ
+}

@@ -374,3 +374,14 @@ func ReadSpec(path string) (Spec, error) {
 	}
 	return s, nil
 }
+
+// BetaLine names the line of an x: beta figure that a run of method with
+// params lies on: the method, or the method "without Δ" when its loss
+// scale is 0 (Pletscher et al.'s β = 1 without the error term, the CRF, is
+// another curve than ℓ_β with it).
+func BetaLine(method string, params map[string]float64) string {
+	if v, ok := params["loss_scale"]; ok && v == 0 {
+		return method + " without Δ"
+	}
+	return method
+}

@@ -133,6 +133,19 @@ func (d DatasetSpec) Declaration() datasets.Declaration {
 	}
 }
 
+// instances returns the fewest instantiations a dataset of the config
+// holds (splits.kind instance), 1 if none has any (validateSplits then
+// names the dataset).
+func (c *Config) instances() int {
+	n := 0
+	for _, d := range c.Datasets {
+		if k := d.Declaration().Instances(); k > 0 && (n == 0 || k < n) {
+			n = k
+		}
+	}
+	return max(n, 1)
+}
+
 // declares reports whether the entry declares its own files and format.
 func (d DatasetSpec) declares() bool {
 	return d.Format != "" || d.Path != "" || d.Train != "" || d.Dev != "" || d.Test != "" ||
@@ -433,10 +446,16 @@ const (
 	SplitFold   = "fold"
 	SplitFixed  = "fixed"
 	SplitFile   = "file"
+	// SplitInstance trains on instantiation k's training draw of a
+	// generated dataset and tests on its test draw (Synth1–3: fresh data
+	// per split, as Pletscher et al. average over instantiations).
+	SplitInstance = "instance"
 )
 
 // splitKinds lists the split kinds, sorted.
-func splitKinds() []string { return []string{SplitFile, SplitFixed, SplitFold, SplitRandom} }
+func splitKinds() []string {
+	return []string{SplitFile, SplitFixed, SplitFold, SplitInstance, SplitRandom}
+}
 
 // TrainerSpec is one trainer and its hyperparameter grid.
 type TrainerSpec struct {
@@ -687,7 +706,7 @@ func (c *Config) resolve() error {
 		case SplitFold:
 			// A fold split fixes its own training set; 0 marks "by fold".
 			c.Splits.TrainFractions = []float64{0}
-		case SplitFixed, SplitFile:
+		case SplitFixed, SplitFile, SplitInstance:
 			// The part (or the file's train part) is the training set.
 			c.Splits.TrainFractions = []float64{1}
 		}
@@ -704,6 +723,8 @@ func (c *Config) resolve() error {
 		switch c.Splits.Kind {
 		case SplitFixed:
 			c.Splits.Count = 1
+		case SplitInstance:
+			c.Splits.Count = c.instances()
 		case SplitFile:
 			if c.splitFile != nil {
 				c.Splits.Count = len(c.splitFile.Splits)
@@ -968,8 +989,8 @@ func (c *Config) validateSplits() error {
 		return c.fail(at{"splits", "path"}, "a split file is read by splits.kind %s; remove path or set the kind", SplitFile)
 	case s.Kind == SplitFold && c.has("splits", "train_fractions"):
 		return c.fail(at{"splits", "train_fractions"}, "fold splits train on one fold; remove train_fractions")
-	case s.Kind == SplitFixed && c.has("splits", "train_fractions"):
-		return c.fail(at{"splits", "train_fractions"}, "fixed splits train on the train part; remove train_fractions")
+	case (s.Kind == SplitFixed || s.Kind == SplitInstance) && c.has("splits", "train_fractions"):
+		return c.fail(at{"splits", "train_fractions"}, "%s splits train on the train part; remove train_fractions", s.Kind)
 	case s.Kind == SplitFixed && s.Count != 1:
 		return c.fail(at{"splits", "count"}, "fixed splits have one split, got count %d", s.Count)
 	case s.Count < 1:
@@ -985,6 +1006,16 @@ func (c *Config) validateSplits() error {
 		for i, d := range c.Datasets {
 			if d.Name != "ocr" {
 				return c.fail(at{"datasets", i, "name"}, "splits.kind fold needs a dataset with folds (ocr), not %q", d.Name)
+			}
+		}
+		return nil
+	}
+	if s.Kind == SplitInstance {
+		for i, d := range c.Datasets {
+			if n := d.Declaration().Instances(); d.Synthetic != nil || n == 0 {
+				return c.fail(at{"datasets", i, "name"}, "splits.kind %s needs a generated dataset with instantiations (synth1, synth2, synth3), not %q", SplitInstance, d.Name)
+			} else if s.Count > n {
+				return c.fail(at{"splits", "count"}, "dataset %q has %d instantiations, got count %d", d.Name, n, s.Count)
 			}
 		}
 		return nil
@@ -1413,10 +1444,14 @@ func (c *Config) validateFigureLines(i int, f FigureSpec) error {
 		if !ok {
 			continue
 		}
-		k := [2]string{t.Name, strconv.FormatFloat(beta, 'g', -1, 64)}
+		line := t.Name
+		if ls, ok := t.Params["loss_scale"].(float64); ok {
+			line = report.BetaLine(t.Name, map[string]float64{"loss_scale": ls})
+		}
+		k := [2]string{line, strconv.FormatFloat(beta, 'g', -1, 64)}
 		if first, dup := seen[k]; dup {
 			return c.fail(at{"trainers", j, "beta"}, "figure %q (x: beta) would plot two %s points at beta %v (entries at lines %d and %d); give them different betas or drop one",
-				f.Name, t.Name, beta, c.line("trainers", first), c.line("trainers", j))
+				f.Name, line, beta, c.line("trainers", first), c.line("trainers", j))
 		}
 		seen[k] = j
 		lines++
@@ -1591,7 +1626,7 @@ func (c *Config) Effective() ([]byte, error) {
 			e.Datasets[i].Synthetic = &s
 		}
 	}
-	if e.Splits.Kind == SplitFold || e.Splits.Kind == SplitFixed || e.Splits.Kind == SplitFile {
+	if e.Splits.Kind == SplitFold || e.Splits.Kind == SplitFixed || e.Splits.Kind == SplitFile || e.Splits.Kind == SplitInstance {
 		e.Splits.TrainFractions = nil // by fold or part; the key is not allowed
 	}
 	if e.Features.Kind == FeaturesCitation {

@@ -113,7 +113,9 @@ func TestParseConfigErrors(t *testing.T) {
 		{"columns on a cora file", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: cora\n    path: a.txt\n    columns: [word, label]", []string{"bad.yaml:7:", "datasets[0].columns", "applies to format conll only"}},
 		{"fixed splits on one file", "  count: 2\n  train_fractions: [0.5]", "  kind: fixed", []string{"bad.yaml:4:", "splits.kind fixed needs a dataset with train and test files"}},
 		{"fixed splits with fractions", "  count: 2\n", "  kind: fixed\n", []string{"bad.yaml:8:", "fixed splits train on the train part; remove train_fractions"}},
-		{"unknown split kind", "  count: 2\n", "  kind: fixd\n", []string{"bad.yaml:7:", "splits.kind", "known: file, fixed, fold, random"}},
+		{"unknown split kind", "  count: 2\n", "  kind: fixd\n", []string{"bad.yaml:7:", "splits.kind", "known: file, fixed, fold, instance, random"}},
+		{"instance splits on data without instantiations", "  count: 2\n  train_fractions: [0.5]", "  kind: instance", []string{"bad.yaml:4:", "splits.kind instance needs a generated dataset with instantiations (synth1, synth2, synth3), not \"synthetic\""}},
+		{"instance splits with fractions", "  count: 2\n", "  kind: instance\n", []string{"bad.yaml:8:", "instance splits train on the train part; remove train_fractions"}},
 
 		{"perceptron with C", "  - name: poslearn\n    C: [1]", "  - name: perceptron\n    C: [1]", []string{"bad.yaml:13:", "perceptron has no C"}},
 		{"entropy-margin without beta", "  - name: poslearn", "  - name: entropy-margin", []string{"bad.yaml:12:", "beta: is required and missing"}},

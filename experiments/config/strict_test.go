@@ -100,6 +100,9 @@ func TestParseConfigStrict(t *testing.T) {
 		{"curve figure with two fractions", "[0.5]", "[0.25, 0.5]", `s.yaml:22: figures[0].x: figure "f1" draws learning curves, which need one training fraction; splits.train_fractions has 2`},
 		{"log_x by fraction", "{name: f1, y: token_error}", "{name: f1, y: token_error, log_x: true}", "s.yaml:21: figures[0].log_x: log_x is for x: cpu_seconds (x: train_fraction has its own axis)"},
 		{"curves not a bool", "seed: 3", "seed: 3\ncurves: 1", "s.yaml:3: curves: "},
+		// Without the loss (loss_scale 0) ℓβ is a line of its own: one such
+		// point beside ℓβ's at beta 10 is fine, a second is not.
+		{"beta figure: no loss is a line of its own", "    C: [1]\n", "    C: [1]\n  - {name: entropy-margin, label: b, beta: 10, loss_scale: 0, C: [1]}\n  - {name: entropy-margin, label: c, beta: 10, loss_scale: 0, C: [1]}\n", `s.yaml:21: trainers[5].beta: figure "f1" (x: beta) would plot two entropy-margin without Δ points at beta 10`},
 		{"beta figure with a point twice", "    C: [1]\n", "    C: [1]\n  - {name: entropy-margin, label: b, beta: 10, rescaling: slack, C: [1]}\n", `s.yaml:20: trainers[4].beta: figure "f1" (x: beta) would plot two entropy-margin points at beta 10`},
 		{"baseline that cannot run the task", "{name: f1, y: token_error}", "{name: f1, y: token_error, baseline: nobody}", `s.yaml:21: figures[0].baseline: trainer "nobody" is not among the config's trainers`},
 		{"fold without folds", "  count: 2\n  train_fractions: [0.5]", "  kind: fold\n  count: 2", `s.yaml:4: datasets[0].name: splits.kind fold needs a dataset with folds (ocr), not "synthetic"`},
@@ -112,7 +115,8 @@ func TestParseConfigStrict(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			text := strictBase
-			if tt.name == "beta figure without beta" || tt.name == "beta figure with two fractions" || tt.name == "beta figure with a point twice" {
+			if tt.name == "beta figure without beta" || tt.name == "beta figure with two fractions" || tt.name == "beta figure with a point twice" ||
+				strings.HasPrefix(tt.name, "beta figure: no loss") {
 				text = strings.Replace(text, "{name: f1, y: token_error}", "{name: f1, x: beta, y: token_error}", 1)
 			}
 			if tt.name == "curve figure with two fractions" {
