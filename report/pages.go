@@ -229,7 +229,7 @@ func (d *PageDir) row(label string) (Row, error) {
 // ("" for d's own), a row label and trainers:
 //
 //	cell DIR ROW TRAINER             our cell: .Err .Tok .Seg .F1 (1 decimal), .Num METRIC DECIMALS
-//	paper DIR ROW TRAINER            the paper's values: .Err .Tok .Seg .F1
+//	paper DIR ROW TRAINER            the paper's values: .Err .Tok .Seg .F1, .Num METRIC
 //	test DIR ROW A B METRIC          a configured comparison: .Diff (A - B, points), .P, .Test
 //	points X Y                       X - Y (two numbers as strings) to 2 decimals, signed
 func (d *PageDir) execute(dirs map[string]*PageDir, name, text string) (string, error) {
@@ -364,6 +364,10 @@ func (v paperView) Err() string { return paperText(v.v.metric(v.first)) }
 func (v paperView) Tok() string { return paperText(v.v.metric(metrics.TokenError)) }
 func (v paperView) Seg() string { return paperText(v.v.metric(metrics.SegmentError)) }
 func (v paperView) F1() string  { return paperText(v.v.metric(metrics.SpanF1)) }
+
+// Num is the paper's value of metric (as written in the config), "-" if
+// it gives none.
+func (v paperView) Num(metric string) string { return paperText(v.v.metric(metric)) }
 
 // testView is a paired test as a reading quotes it.
 type testView struct {

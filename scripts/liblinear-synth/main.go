@@ -9,7 +9,7 @@
 // repro multiclass task adds one), and with the 0/1 loss: liblinear takes
 // no cost matrix, as the paper's caption says.
 //
-//	go run ./scripts/liblinear-synth -out results/pletscher-synth/liblinear.txt
+//	go run ./scripts/liblinear-synth -out results/pletscher-synth/liblinear/table.txt
 package main
 
 import (
