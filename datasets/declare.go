@@ -32,6 +32,11 @@ const (
 	// problems (synth1, synth2, synth3; see [Synth]): its instantiations'
 	// training and test draws, its cost matrix the generator's; no file.
 	FormatSynth = "synth"
+	// FormatMIL is Pletscher et al.'s generated multiple-instance problem
+	// (mil-p1, mil-p25: p positives per positive bag; see [PletscherMIL]):
+	// bags of instances, its instantiations' training and test draws; no
+	// file.
+	FormatMIL = "mil"
 )
 
 // Formats lists the file formats [Load] reads, sorted.
@@ -82,14 +87,19 @@ func (d Declaration) Vectorial() bool {
 
 // Generated reports whether the declaration's data is generated (the blobs,
 // Synth1–3), so that it names no file.
-func (d Declaration) Generated() bool { return d.Format == FormatBlobs || d.Format == FormatSynth }
+func (d Declaration) Generated() bool {
+	return d.Format == FormatBlobs || d.Format == FormatSynth || d.Format == FormatMIL
+}
 
 // Instances returns how many independent instantiations, each with its own
 // training and test part, a generated dataset holds (splits.kind
 // instance); 0 for every other dataset.
 func (d Declaration) Instances() int {
-	if d.Format == FormatSynth {
+	switch d.Format {
+	case FormatSynth:
 		return SynthInstances
+	case FormatMIL:
+		return MILInstances
 	}
 	return 0
 }
@@ -121,6 +131,8 @@ func Builtin(name string) (Declaration, bool) {
 		return Declaration{Name: name, Format: FormatBlobs}, true
 	case "synth1", "synth2", "synth3":
 		return Declaration{Name: name, Format: FormatSynth}, true
+	case "mil-p1", "mil-p25":
+		return Declaration{Name: name, Format: FormatMIL}, true
 	case "conll2000":
 		return Declaration{
 			Name: name, Format: FormatCoNLL,
@@ -136,7 +148,7 @@ func Builtin(name string) (Declaration, bool) {
 
 // BuiltinNames lists the names [Builtin] knows, with "synthetic", sorted.
 func BuiltinNames() []string {
-	return []string{"blobs", "conll2000", "conll2003", "cora", "ocr", "synth1", "synth2", "synth3", "synthetic"}
+	return []string{"blobs", "conll2000", "conll2003", "cora", "mil-p1", "mil-p25", "ocr", "synth1", "synth2", "synth3", "synthetic"}
 }
 
 // Check reports what is wrong with a declaration, before any file is read:
@@ -146,6 +158,8 @@ func (d Declaration) Check() error {
 	switch {
 	case d.Generated() && (d.Path != "" || d.Fixed()):
 		return &FieldError{"path", fmt.Sprintf("dataset %s is generated: no files", d.Name)}
+	case d.Format == FormatMIL && d.Cost != nil:
+		return &FieldError{"cost", fmt.Sprintf("dataset %s's loss is 0/1 on the bag label", d.Name)}
 	case d.Format == FormatSynth && d.Cost != nil:
 		return &FieldError{"cost", fmt.Sprintf("dataset %s has its generator's cost matrix (section 8.1 of Pletscher et al.)", d.Name)}
 	case d.Generated():
@@ -233,6 +247,10 @@ type Loaded struct {
 	// Cost is the cost matrix a generated dataset brings (Synth1–3); nil
 	// otherwise.
 	Cost [][]float64
+	// Bags holds the instances of each bag of a multiple-instance dataset
+	// (format mil), one per item of Corpus.Sequences, whose one label is
+	// the bag's (class 0 "-1", class 1 "+1"); nil otherwise.
+	Bags [][]structpred.SparseVec
 }
 
 // Load reads a declared corpus from the data directory dir (source says how
@@ -259,6 +277,8 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 		return loadVectorFiles(dir, source, d)
 	case FormatSynth:
 		return loadSynth(d.Name)
+	case FormatMIL:
+		return loadMIL(d.Name)
 	}
 	if !d.Fixed() {
 		path := resolve(dir, d.Path)

@@ -5,6 +5,8 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 
 	"github.com/maxmargin/repro/structpred"
 )
@@ -77,4 +79,52 @@ func (s MILSpec) Draw(n int, seed uint64, part string) ([]MILBag, error) {
 		bags[i] = b
 	}
 	return bags, nil
+}
+
+// Pletscher et al.'s Figure 5 protocol as this repository fixes it
+// (docs/pletscher.md): 10 random data sets, each 400 training bags and a
+// separate test draw of 1,000, half of either positive.
+const (
+	MILInstances  = 10
+	MILTrainBags  = 400
+	MILTestBags   = 1000
+	milNamePrefix = "mil-p"
+)
+
+// MILLabels are the class names of a multiple-instance corpus: class 0 is
+// the negative bag label, class 1 the positive.
+func MILLabels() []string { return []string{"-1", "+1"} }
+
+// loadMIL generates mil-pP as a corpus of [MILInstances] instantiations,
+// instantiation k (from 0) drawn with seed k+1: its [MILTrainBags]
+// training bags, then its [MILTestBags] test bags.
+func loadMIL(name string) (*Loaded, error) {
+	p, err := strconv.Atoi(strings.TrimPrefix(name, milNamePrefix))
+	if err != nil || !strings.HasPrefix(name, milNamePrefix) {
+		return nil, fmt.Errorf("unknown multiple-instance problem %q (want mil-pP, P positives per positive bag)", name)
+	}
+	spec := PletscherMIL(p)
+	l := &Loaded{Corpus: &Corpus{Name: name, Labels: MILLabels()}}
+	for k := range MILInstances {
+		for _, part := range []struct {
+			name    string
+			n, code int
+		}{{"train", MILTrainBags, PartTrain}, {"test", MILTestBags, PartTest}} {
+			bags, err := spec.Draw(part.n, uint64(k+1), part.name)
+			if err != nil {
+				return nil, err
+			}
+			for i, b := range bags {
+				id := fmt.Sprintf("%s-%d-%s-%d", name, k+1, part.name, i)
+				label := 0
+				if b.Label == 1 {
+					label = 1
+				}
+				l.Sequences = append(l.Sequences, structpred.Sequence{ID: id, Tokens: []string{id}, Labels: []int{label}})
+				l.Bags = append(l.Bags, b.Instances)
+				l.Parts, l.Instances = append(l.Parts, part.code), append(l.Instances, k)
+			}
+		}
+	}
+	return l, nil
 }

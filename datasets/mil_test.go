@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -59,5 +60,41 @@ func TestMILDraw(t *testing.T) {
 		if _, err := PletscherMIL(p).Draw(2, 1, "x"); err == nil {
 			t.Errorf("p = %d: no error", p)
 		}
+	}
+}
+
+func TestLoadMILInstances(t *testing.T) {
+	for _, p := range []int{1, 25} {
+		name := fmt.Sprintf("mil-p%d", p)
+		d, ok := Builtin(name)
+		if !ok || d.Instances() != MILInstances {
+			t.Fatalf("Builtin(%q) = %+v, %v", name, d, ok)
+		}
+		l, err := Load("", "", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := MILInstances * (MILTrainBags + MILTestBags); len(l.Sequences) != n || len(l.Bags) != n {
+			t.Fatalf("%s: %d items, %d bags, want %d", name, len(l.Sequences), len(l.Bags), n)
+		}
+		s, _, err := InstanceSplit(l.Parts, l.Instances, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := PletscherMIL(p).Draw(MILTestBags, 4, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Train) != MILTrainBags || len(s.Test) != MILTestBags {
+			t.Fatalf("%s split 3: %d train, %d test", name, len(s.Train), len(s.Test))
+		}
+		for j, i := range s.Test {
+			if lab := l.Sequences[i].Labels[0]; (lab == 1) != (want[j].Label == 1) || l.Bags[i][7].Val[0] != want[j].Instances[7].Val[0] {
+				t.Fatalf("%s split 3 test bag %d differs from Draw(seed 4, test)", name, j)
+			}
+		}
+	}
+	if _, err := loadMIL("mil-px"); err == nil {
+		t.Error("mil-px: no error")
 	}
 }
