@@ -79,6 +79,7 @@ const (
 	ErrorRate       = "error_rate"
 	AverageCost     = "average_cost"
 	CostError       = "cost_error"
+	BagAccuracy     = "bag_accuracy"
 )
 
 // All returns every metric, in registry order: the order of CSV columns
@@ -112,6 +113,9 @@ func All() []Def {
 		{Name: CostError, Label: "cost-weighted error", Short: "cost err", Line: "cost error", Unit: "%", Better: LowerBetter,
 			Aggregation: Micro, Tests: TTest,
 			Doc: "the average cost Δ as a percentage (100 × average_cost): the error rate with each mistake counted at its cost, as Pletscher et al. (2010, Table 1) report Synth2 and Synth3"},
+		{Name: BagAccuracy, Label: "bag accuracy", Short: "acc", Line: "accuracy", Unit: "%", Better: HigherBetter,
+			Aggregation: Micro, Tests: TTest,
+			Doc: "the percentage of test bags of a multiple-instance problem whose label (positive or negative) is predicted right, with the prediction rule of the trained β"},
 	}
 }
 
@@ -183,6 +187,8 @@ func Tasks() []TaskMetrics {
 		// Multiclass classification had no records before metrics were
 		// data: no old field is its.
 		{Task: "multiclass", Metrics: []string{ErrorRate, AverageCost, CostError}, SelectBy: ErrorRate,
+			Legacy: map[string]string{TokenError: "", SpanF1: "", SegmentError: ""}},
+		{Task: "mil", Metrics: []string{BagAccuracy}, SelectBy: BagAccuracy,
 			Legacy: map[string]string{TokenError: "", SpanF1: "", SegmentError: ""}},
 	}
 }
