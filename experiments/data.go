@@ -28,6 +28,8 @@ type preparedData struct {
 	// instances holds each sequence's instantiation of a generated dataset
 	// (splits.kind instance), its part within it in parts; nil otherwise.
 	instances []int
+	// bags are a multiple-instance dataset's bags (tasks.Corpus.Bags).
+	bags [][]structpred.SparseVec
 	// values, for given attributes with values (datasets.Attributes.Values),
 	// scale attrs; nil when every value is 1, as for every template.
 	values [][][]float64
@@ -155,7 +157,7 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 			cost = loaded.Cost
 		}
 		d := &preparedData{name: spec.Name, labels: corpus.Labels, seqs: corpus.Sequences, parts: parts, instances: loaded.Instances,
-			hash:     corpusHash(corpus, parts, loaded.Attributes, loaded.Vectors, cost),
+			hash:     corpusHash(corpus, parts, loaded.Attributes, loaded.Vectors, cost, loaded.Bags),
 			chunked:  spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain)),
 			features: cfg.FeaturesOf(i).Resolved()}
 		d.columns = extraColumns(decl)
@@ -172,6 +174,8 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 		switch {
 		case loaded.Vectors != nil: // features.kind given (validateFeatures)
 			d.vectors, d.cost = loaded.Vectors, cost
+		case loaded.Bags != nil: // features.kind given (validateFeatures)
+			d.bags = loaded.Bags
 		case cfg.Features.Kind == config.FeaturesGiven:
 			if err := givenAttributes(d, loaded.Attributes, cfg.Tasks); err != nil {
 				return nil, fmt.Errorf("dataset %q: %w", spec.Name, err)
@@ -293,7 +297,7 @@ func loadDataset(spec config.DatasetSpec, opt Options) (*datasets.Loaded, error)
 // changes. Columns, parts, attributes, vectors and costs enter only when
 // present, so corpora without them keep the fingerprint they had before
 // any existed.
-func corpusHash(c *datasets.Corpus, parts []int, a *datasets.Attributes, vectors []structpred.SparseVec, cost [][]float64) string {
+func corpusHash(c *datasets.Corpus, parts []int, a *datasets.Attributes, vectors []structpred.SparseVec, cost [][]float64, bags [][]structpred.SparseVec) string {
 	h := sha256.New()
 	for _, l := range c.Labels {
 		fmt.Fprintf(h, "L%q\n", l)
@@ -320,6 +324,13 @@ func corpusHash(c *datasets.Corpus, parts []int, a *datasets.Attributes, vectors
 	}
 	if cost != nil {
 		fmt.Fprintf(h, "D%v\n", cost)
+	}
+	for _, b := range bags {
+		h.Write([]byte("B"))
+		for _, x := range b {
+			fmt.Fprintf(h, "%v%v", x.Idx, x.Val)
+		}
+		h.Write([]byte("\n"))
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }

@@ -83,6 +83,9 @@ type Corpus struct {
 	// cost matrix over the classes (nil: 0/1).
 	Vectors []structpred.SparseVec
 	Cost    [][]float64
+	// Bags are the instances of each bag of a multiple-instance dataset,
+	// one per item, whose one-token sequence holds its label.
+	Bags [][]structpred.SparseVec
 }
 
 // Settings are a training's trainer and, where the task has them, its
@@ -173,6 +176,7 @@ func All() []Task {
 		tagging{tagger.Segmentation},
 		Parsing{},
 		Multiclass{},
+		MIL{},
 	}
 }
 

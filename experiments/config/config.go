@@ -362,6 +362,9 @@ const (
 	// TaskMulticlass classifies feature vectors with the Crammer & Singer
 	// model and a cost matrix: error rate and average cost.
 	TaskMulticlass = tasks.MulticlassName
+	// TaskMIL is multiple-instance learning with a latent-variable model
+	// (Pletscher et al. 2010, section 8.3): bag accuracy.
+	TaskMIL = tasks.MILName
 )
 
 // KnownTasks lists the task names a config may use.
@@ -1013,7 +1016,7 @@ func (c *Config) validateSplits() error {
 	if s.Kind == SplitInstance {
 		for i, d := range c.Datasets {
 			if n := d.Declaration().Instances(); d.Synthetic != nil || n == 0 {
-				return c.fail(at{"datasets", i, "name"}, "splits.kind %s needs a generated dataset with instantiations (synth1, synth2, synth3), not %q", SplitInstance, d.Name)
+				return c.fail(at{"datasets", i, "name"}, "splits.kind %s needs a generated dataset with instantiations (synth1, synth2, synth3, mil-p1, mil-p25), not %q", SplitInstance, d.Name)
 			} else if s.Count > n {
 				return c.fail(at{"splits", "count"}, "dataset %q has %d instantiations, got count %d", d.Name, n, s.Count)
 			}
@@ -1140,7 +1143,10 @@ func (c *Config) validateFeatures() error {
 		if d.Cost != nil && !vectors {
 			return c.fail(at{"datasets", i, "cost"}, "a cost matrix applies to feature vectors (format %s, blobs) only", datasets.FormatLibSVM)
 		}
-		if given := d.Synthetic == nil && decl.Format == datasets.FormatCRFsuite || vectors; given != (f.Kind == FeaturesGiven) {
+		if bags := d.Synthetic == nil && decl.Format == datasets.FormatMIL; bags != slices.Contains(c.Tasks, TaskMIL) || bags && (len(c.Tasks) > 1 || f.Kind != FeaturesGiven) {
+			return c.fail(at{"datasets", i}, "dataset %q: bags of instances (mil-p1, mil-p25) go with the %s task alone and features.kind %s, and only they do", d.Name, TaskMIL, FeaturesGiven)
+		}
+		if given := d.Synthetic == nil && (decl.Format == datasets.FormatCRFsuite || decl.Format == datasets.FormatMIL) || vectors; given != (f.Kind == FeaturesGiven) {
 			if vectors {
 				return c.fail(at{"datasets", i}, "dataset %q: feature vectors (format %s, blobs) go with features.kind %s (their features come with the data)", d.Name, datasets.FormatLibSVM, FeaturesGiven)
 			}

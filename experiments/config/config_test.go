@@ -114,7 +114,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"fixed splits on one file", "  count: 2\n  train_fractions: [0.5]", "  kind: fixed", []string{"bad.yaml:4:", "splits.kind fixed needs a dataset with train and test files"}},
 		{"fixed splits with fractions", "  count: 2\n", "  kind: fixed\n", []string{"bad.yaml:8:", "fixed splits train on the train part; remove train_fractions"}},
 		{"unknown split kind", "  count: 2\n", "  kind: fixd\n", []string{"bad.yaml:7:", "splits.kind", "known: file, fixed, fold, instance, random"}},
-		{"instance splits on data without instantiations", "  count: 2\n  train_fractions: [0.5]", "  kind: instance", []string{"bad.yaml:4:", "splits.kind instance needs a generated dataset with instantiations (synth1, synth2, synth3), not \"synthetic\""}},
+		{"bags without the mil task", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mil-p1", []string{"bad.yaml:4:", "datasets[0]", "bags of instances (mil-p1, mil-p25) go with the mil task alone"}},
+		{"instance splits on data without instantiations", "  count: 2\n  train_fractions: [0.5]", "  kind: instance", []string{"bad.yaml:4:", "splits.kind instance needs a generated dataset with instantiations (synth1, synth2, synth3, mil-p1, mil-p25), not \"synthetic\""}},
 		{"instance splits with fractions", "  count: 2\n", "  kind: instance\n", []string{"bad.yaml:8:", "instance splits train on the train part; remove train_fractions"}},
 
 		{"perceptron with C", "  - name: poslearn\n    C: [1]", "  - name: perceptron\n    C: [1]", []string{"bad.yaml:13:", "perceptron has no C"}},

@@ -76,7 +76,7 @@ func TestOpenRefusesDamagedFiles(t *testing.T) {
 	}{
 		{"not a model", []byte("EU NNP B-ORG\n"), "does not start with"},
 		{"header only", good[:len(Magic)+2], "truncated in the header"},
-		{"future version", future, "format version 5; this repro reads versions 1 to 4 only"},
+		{"future version", future, "format version 6; this repro reads versions 1 to 5 only"},
 		{"flipped", flipped, "checksum mismatch"},
 		{"truncated", good[:len(good)-3], "checksum mismatch"},
 		{"no task", framed(t, 2, map[string]int{"n": 1}, nil), "names no task"},

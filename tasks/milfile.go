@@ -1,0 +1,95 @@
+package tasks
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/maxmargin/repro/internal/atomicfile"
+	"github.com/maxmargin/repro/internal/modelfile"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// BagClassifierFormatVersion is the format version of multiple-instance
+// model files (internal/modelfile: versions are one sequence across
+// tasks). The payload after the frame's JSON header is the D+1 weights,
+// float64 each, little-endian.
+const BagClassifierFormatVersion = 5
+
+type bagClassifierHeader struct {
+	Task     string          `json:"task"`
+	Trainer  string          `json:"trainer"`
+	Params   trainers.Values `json:"params"`
+	Version  string          `json:"repro_version"`
+	Features int             `json:"features"`
+	Beta     float64         `json:"beta"`
+}
+
+// Save writes the model file (see [BagClassifierFormatVersion]).
+func (m *BagClassifier) Save(w io.Writer) error {
+	if err := m.check(); err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	err := modelfile.Write(w, BagClassifierFormatVersion, func(w io.Writer) error {
+		buf, err := modelfile.AppendHeader(nil, bagClassifierHeader{
+			Task: MILName, Trainer: m.Trainer, Params: m.Params, Version: m.Version, Features: m.Features, Beta: m.Beta,
+		})
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(modelfile.AppendWeights(buf, m.Weights))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	return nil
+}
+
+// SaveFile writes the model file to path atomically.
+func (m *BagClassifier) SaveFile(path string) error { return atomicfile.Write(path, m.Save) }
+
+// DecodeBagClassifier parses the bytes of a multiple-instance model file;
+// a file of another version or task, truncated, corrupt or inconsistent is
+// an error wrapping modelfile.ErrFormat.
+func DecodeBagClassifier(b []byte) (*BagClassifier, error) {
+	v, r, err := modelfile.Open(b)
+	if err != nil {
+		return nil, err
+	}
+	if v != BagClassifierFormatVersion {
+		return nil, fmt.Errorf("%w: model file format version %d, not a mil model's (version %d)", modelfile.ErrFormat, v, BagClassifierFormatVersion)
+	}
+	m, err := decodeBagClassifier(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", modelfile.ErrFormat, err)
+	}
+	return m, nil
+}
+
+func decodeBagClassifier(r *bufio.Reader) (*BagClassifier, error) {
+	js, err := modelfile.ReadHeader(r)
+	if err != nil {
+		return nil, err
+	}
+	var h bagClassifierHeader
+	if err := modelfile.DecodeHeader(js, &h); err != nil {
+		return nil, err
+	}
+	if h.Task != MILName || h.Features < 0 || h.Features >= math.MaxInt32 {
+		return nil, fmt.Errorf("header: task %q with %d features, want %s", h.Task, h.Features, MILName)
+	}
+	weights, err := modelfile.ReadWeights(r, h.Features+1)
+	if err != nil {
+		return nil, err
+	}
+	if err := modelfile.AtEnd(r); err != nil {
+		return nil, err
+	}
+	m := &BagClassifier{Trainer: h.Trainer, Params: h.Params, Version: h.Version, Features: h.Features, Beta: h.Beta, Weights: weights}
+	if err := m.check(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
