@@ -162,3 +162,22 @@ func ExampleParseSplitFile() {
 	// 1 [1 3] [0 2 4] [5]
 	// splits.json:1: field "n_sequences": the file is for 6 sequences; dataset "mine" has 5
 }
+
+// A generated dataset with instantiations holds each one's training and
+// test draw; InstanceSplit picks instantiation k's.
+func ExampleInstanceSplit() {
+	d, _ := datasets.Builtin("synth2")
+	l, err := datasets.Load("", "", d)
+	if err != nil {
+		panic(err)
+	}
+	s, dev, err := datasets.InstanceSplit(l.Parts, l.Instances, 2)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(d.Instances(), "instantiations; the third trains on", len(s.Train), "and tests on", len(s.Test), "points; dev:", len(dev))
+	fmt.Println("cost of confusing classes 1 and 2:", l.Cost[1][2])
+	// Output:
+	// 5 instantiations; the third trains on 6000 and tests on 30000 points; dev: 0
+	// cost of confusing classes 1 and 2: 0.1
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/tasks"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -65,4 +66,39 @@ func ExampleMulticlass() {
 	// -1
 	// 1
 	// 3
+}
+
+// Train a multiple-instance classifier with latent-lbeta on bags whose
+// positives are one in every bag of three, and classify two bags.
+func ExampleMIL() {
+	one := func(v float64) structpred.SparseVec { return structpred.SparseVec{Idx: []int32{0}, Val: []float64{v}} }
+	c := &tasks.Corpus{Labels: []string{"-1", "+1"}}
+	for i := range 20 {
+		pos := i%2 == 0
+		bag := []structpred.SparseVec{one(-1), one(-0.5), one(-1)}
+		if pos {
+			bag[i%3] = one(2) // the latent positive instance
+		}
+		label := 0
+		if pos {
+			label = 1
+		}
+		c.Sequences = append(c.Sequences, structpred.Sequence{Tokens: []string{"bag"}, Labels: []int{label}})
+		c.Bags = append(c.Bags, bag)
+	}
+	train := make([]int, 18)
+	for i := range train {
+		train[i] = i
+	}
+	f, err := tasks.MIL{}.Prepare(c, train, tasks.Settings{Trainer: trainers.LatentLBetaName, Params: trainers.Values{"beta": 10.0, "C": 1.0}})
+	if err != nil {
+		panic(err)
+	}
+	m, _, err := f.Fit(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("bag 18:", c.Labels[m.Predict(c, 18).Labels[0]], "bag 19:", c.Labels[m.Predict(c, 19).Labels[0]])
+	// Output:
+	// bag 18: +1 bag 19: -1
 }
