@@ -223,7 +223,7 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 		p.X.Tick.Label.Font.Size = vg.Points(8)
 	case XBeta:
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = betaTicks{}
 		lo, hi := xRange(ss)
 		// Pad by a quarter decade each side so end points are not on the frame.
 		p.X.Min = lo / math.Pow(10, betaPad)
@@ -268,6 +268,21 @@ func datasetTick(name string, all []string) string {
 		prefix = ""
 	}
 	return strings.ReplaceAll(strings.TrimPrefix(name, prefix), "-", "\n")
+}
+
+// betaTicks are gonum's logarithmic ticks with decades from 10⁴ up (and
+// below 10⁻³) labelled as powers, "1e5", so that a β axis reaching 10⁶
+// does not run "100000" into "1e+06".
+type betaTicks struct{}
+
+func (betaTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	for i, t := range ts {
+		if t.Label != "" && (t.Value >= 1e4 || t.Value < 1e-3) {
+			ts[i].Label = fmt.Sprintf("1e%d", int(math.Round(math.Log10(t.Value))))
+		}
+	}
+	return ts
 }
 
 // betaPad is the margin, in decades, left each side of the points of a

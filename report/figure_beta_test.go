@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -219,4 +220,17 @@ func ExampleBetaLine() {
 	// Output:
 	// entropy-margin
 	// entropy-margin without Δ
+}
+
+func TestBetaTicksLabelLargeDecadesAsPowers(t *testing.T) {
+	var labels []string
+	for _, tk := range (betaTicks{}).Ticks(0.01, 1e6) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	want := []string{"0.01", "0.1", "1", "10", "100", "1000", "1e4", "1e5", "1e6"}
+	if !slices.Equal(labels, want) {
+		t.Errorf("labels %q, want %q", labels, want)
+	}
 }
