@@ -37,11 +37,15 @@ const (
 	// bags of instances, its instantiations' training and test draws; no
 	// file.
 	FormatMIL = "mil"
+	// FormatTagged is the IITB CRF package's segment-tagged text ("segment
+	// text |label" lines, a blank line after each record; see
+	// [ParseTagged]), as Sarawagi's address sample comes.
+	FormatTagged = "tagged"
 )
 
 // Formats lists the file formats [Load] reads, sorted.
 func Formats() []string {
-	return []string{FormatCoNLL, FormatCoNLLU, FormatCora, FormatCRFsuite, FormatLibSVM, FormatOCR}
+	return []string{FormatCoNLL, FormatCoNLLU, FormatCora, FormatCRFsuite, FormatLibSVM, FormatOCR, FormatTagged}
 }
 
 // Corpus parts of a corpus read from fixed files (see [Declaration]).
@@ -71,6 +75,10 @@ type Declaration struct {
 	// Repair reads tags that break the scheme's rules as conlleval does
 	// (see [CoNLLFormat.Repair]); [Load] returns what it repaired.
 	Repair bool
+	// KeepTypes, if set, keeps only these chunk types of a chunk-tagged
+	// column file and maps every other chunk to O (see [KeepTypes]): NP
+	// chunking on the CoNLL-2000 files.
+	KeepTypes []string
 	// Obtain says where to get the files, for the message when one is
 	// missing.
 	Obtain string
@@ -174,19 +182,28 @@ func (d Declaration) Check() error {
 		return &FieldError{"path", "a file is required: path, or train and test"}
 	case d.Fixed() && (d.Train == "" || d.Test == ""):
 		return &FieldError{"train", "fixed parts need both train and test (dev is optional)"}
-	case d.Format != FormatCoNLL && d.Format != FormatCoNLLU && d.Format != FormatCRFsuite && d.Format != FormatLibSVM && d.Fixed():
+	case d.Format != FormatCoNLL && d.Format != FormatCoNLLU && d.Format != FormatCRFsuite && d.Format != FormatLibSVM && d.Format != FormatTagged && d.Fixed():
 		return &FieldError{"train", fmt.Sprintf("format %s reads one file: use path", d.Format)}
 	}
 	if d.Format != FormatCoNLL {
-		for field, set := range map[string]bool{"columns": len(d.Columns) > 0, "encoding": d.Scheme != "", "charset": d.Charset != "", "repair": d.Repair} {
+		for field, set := range map[string]bool{"columns": len(d.Columns) > 0, "encoding": d.Scheme != "", "charset": d.Charset != "", "repair": d.Repair, "keep_types": len(d.KeepTypes) > 0} {
 			if set {
 				return &FieldError{field, fmt.Sprintf("applies to format %s only", FormatCoNLL)}
 			}
 		}
 		return nil
 	}
-	if _, err := d.conllFormat(); err != nil {
+	f, err := d.conllFormat()
+	if err != nil {
 		return err
+	}
+	if len(d.KeepTypes) > 0 && f.Scheme == Plain {
+		return &FieldError{"keep_types", "keeps chunk types of a chunk encoding (iob1, iob2, ...), not of plain labels (encoding none)"}
+	}
+	for i, t := range d.KeepTypes {
+		if t == "" || slices.Contains(d.KeepTypes[:i], t) {
+			return &FieldError{"keep_types", fmt.Sprintf("%q is empty or listed twice", t)}
+		}
 	}
 	return nil
 }
@@ -279,6 +296,15 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 		return loadSynth(d.Name)
 	case FormatMIL:
 		return loadMIL(d.Name)
+	case FormatTagged:
+		return loadTaggedFiles(dir, source, d)
+	}
+	if len(d.KeepTypes) > 0 {
+		defer func() {
+			if err == nil {
+				err = KeepTypes(l.Corpus, d.KeepTypes)
+			}
+		}()
 	}
 	if !d.Fixed() {
 		path := resolve(dir, d.Path)

@@ -239,7 +239,7 @@ func extract(ctx context.Context, d *preparedData, cfg *config.Config, corpus *d
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if cfg.Features.Kind == config.FeaturesNER || cfg.Features.Kind == config.FeaturesCitation {
+		if k := cfg.Features.Kind; k == config.FeaturesNER || k == config.FeaturesCitation || k == config.FeaturesChunking {
 			d.attrs = append(d.attrs, intern(text.Extract(s.Tokens, s.Columns)))
 			continue
 		}

@@ -9,8 +9,9 @@
 // sequence's attributes to sorted ids, dropping attributes never seen in
 // training ([BuildIndexMinCount] also drops rare ones).
 //
-// Three more template sets live here: [NER] for named entities and chunks
-// (CoNLL column files), [Pixels] for OCR letters, and [Dependency] for the
+// Four more template sets live here: [NER] for named entities and chunks
+// (CoNLL column files), [Chunking] for NP chunking (Sha & Pereira's words
+// and POS tags), [Pixels] for OCR letters, and [Dependency] for the
 // arcs of dependency parsing (hashed, indexed with a [HashIndex] on the
 // training trees' arcs). [BagOfWords] is a document's tf-idf vector,
 // fitted on the training documents only (text classification, e.g. the

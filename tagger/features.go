@@ -2,6 +2,7 @@ package tagger
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/maxmargin/repro/features"
@@ -19,12 +20,17 @@ const (
 	// Given are the attributes of an attribute file (format crfsuite),
 	// used as they are: no template applies.
 	Given = "given"
+	// Chunking is Sha & Pereira's (2003) NP chunking set
+	// (features.Chunking): words and POS tags in a ±2 window, word bigrams,
+	// POS bigrams and trigrams; the POS tags are the extra column named
+	// "pos".
+	Chunking = "chunking"
 )
 
 // Features are the settings the attributes of a token are extracted with,
 // stored in a model so that tagging extracts exactly what training did.
 type Features struct {
-	// Kind is Citation, NER or Given.
+	// Kind is Citation, NER, Chunking or Given.
 	Kind string `json:"kind"`
 	// Window copies the neighbours' attributes at offsets -Window..+Window.
 	Window int `json:"window"`
@@ -73,8 +79,10 @@ func DefaultFeatures(kind string) (Features, error) {
 		return Features{Kind: NER, Window: d.Window, Affixes: d.Affixes, Edges: true}, nil
 	case Given:
 		return Features{Kind: Given, Edges: true}, nil
+	case Chunking:
+		return Features{Kind: Chunking, Edges: true}, nil
 	}
-	return Features{}, fmt.Errorf("unknown feature kind %q (known: %s, %s, %s)", kind, Citation, NER, Given)
+	return Features{}, fmt.Errorf("unknown feature kind %q (known: %s, %s, %s, %s)", kind, Citation, NER, Chunking, Given)
 }
 
 // Check reports settings no extraction can use.
@@ -91,23 +99,38 @@ func (f Features) Check() error {
 		return fmt.Errorf("features: lexicons belong to %s features, not %s", Citation, f.Kind)
 	case f.Pairs != "" && f.Pairs != PairsAll && f.Pairs != PairsSeen:
 		return fmt.Errorf("features: pairs %q: want %s or %s", f.Pairs, PairsSeen, PairsAll)
+	case f.Kind == Chunking && (f.Window != 0 || f.Affixes != 0):
+		return fmt.Errorf("features: %s features have a fixed ±2 window and no affixes, got window %d, affixes %d", Chunking, f.Window, f.Affixes)
+	case f.Kind == Chunking && !slices.Contains(f.Columns, ColumnPOS):
+		return fmt.Errorf("features: %s features need a column named %q (the part-of-speech tags), got columns %v", Chunking, ColumnPOS, f.Columns)
 	}
 	return nil
 }
 
 // Extract returns the attribute strings of every token of a sequence;
-// columns[c][t] is extra column c of token t (NER features use them;
-// citation features read the tokens alone). Given attributes come with the
-// data, not from tokens: every token has none.
+// columns[c][t] is extra column c of token t (NER features use them,
+// chunking features the one named pos; citation features read the tokens
+// alone). Given attributes come with the data, not from tokens: every token
+// has none.
 func (f Features) Extract(tokens []string, columns [][]string) [][]string {
-	if f.Kind == Given {
+	switch f.Kind {
+	case Given:
 		return make([][]string, len(tokens))
-	}
-	if f.Kind == NER {
+	case Chunking:
+		var tags []string // a text without its POS column (Check requires the name) reads empty tags
+		if c := slices.Index(f.columnNames(len(columns)), ColumnPOS); c >= 0 && c < len(columns) {
+			tags = columns[c]
+		}
+		return features.Chunking(tokens, tags)
+	case NER:
 		return features.NER(tokens, columns, f.columnNames(len(columns)), features.NEROptions{Window: f.Window, Affixes: f.Affixes})
 	}
 	return features.Extract(tokens, features.Options{Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons})
 }
+
+// ColumnPOS names the column of part-of-speech tags that [Chunking]
+// features read.
+const ColumnPOS = "pos"
 
 // columnNames returns the names of n extra columns: the declared ones,
 // then c<k> for column k (from 1) beyond them.

@@ -286,7 +286,7 @@ func Train(ctx context.Context, d *Data, opt Options) (*Model, *trainers.Result,
 		}
 		opt.Features = f
 	}
-	if opt.Features.Kind == NER && len(opt.Features.Columns) == 0 && d.Format.Kind == FormatCoNLL {
+	if (opt.Features.Kind == NER || opt.Features.Kind == Chunking) && len(opt.Features.Columns) == 0 && d.Format.Kind == FormatCoNLL {
 		opt.Features.Columns = datasets.CoNLLFormat{Columns: d.Format.Columns}.ExtraColumns()
 	}
 	if opt.Task == Segmentation && d.Format.chunked() {

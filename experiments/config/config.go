@@ -103,6 +103,9 @@ type DatasetSpec struct {
 	// Repair reads tags that break the encoding's rules as conlleval does,
 	// with a warning, instead of failing.
 	Repair bool `yaml:"repair,omitempty"`
+	// KeepTypes keeps only these chunk types of a chunk-tagged column file
+	// and maps every other chunk to O (NP chunking: [NP]).
+	KeepTypes []string `yaml:"keep_types,omitempty"`
 	// Obtain says where to get the files, shown when one is missing.
 	Obtain string `yaml:"obtain,omitempty"`
 	// Features, if set, overrides the config's window, affixes, lexicons
@@ -128,7 +131,7 @@ func (d DatasetSpec) Declaration() datasets.Declaration {
 	}
 	return datasets.Declaration{
 		Name: d.Name, Format: d.Format, Path: d.Path, Train: d.Train, Dev: d.Dev, Test: d.Test,
-		Columns: d.Columns, Scheme: d.Encoding, Charset: d.Charset, Repair: d.Repair, Obtain: d.Obtain,
+		Columns: d.Columns, Scheme: d.Encoding, Charset: d.Charset, Repair: d.Repair, KeepTypes: d.KeepTypes, Obtain: d.Obtain,
 		Cost: d.Cost,
 	}
 }
@@ -149,7 +152,7 @@ func (c *Config) instances() int {
 // declares reports whether the entry declares its own files and format.
 func (d DatasetSpec) declares() bool {
 	return d.Format != "" || d.Path != "" || d.Train != "" || d.Dev != "" || d.Test != "" ||
-		len(d.Columns) > 0 || d.Encoding != "" || d.Charset != "" || d.Repair || d.Obtain != ""
+		len(d.Columns) > 0 || d.Encoding != "" || d.Charset != "" || d.Repair || len(d.KeepTypes) > 0 || d.Obtain != ""
 }
 
 // SyntheticSpec overrides the built-in generator's defaults. After
@@ -277,6 +280,8 @@ func (f FeatureSpec) Resolved() UnitFeatures {
 		fs = UnitFeatures{Kind: FeaturesNER, Window: d.Window, Affixes: d.Affixes, Edges: true}
 	case FeaturesDependency:
 		fs = UnitFeatures{Kind: FeaturesDependency, Edges: true}
+	case FeaturesChunking:
+		fs = UnitFeatures{Kind: FeaturesChunking, Edges: true}
 	case FeaturesGiven:
 		fs = UnitFeatures{Kind: FeaturesGiven, Edges: true}
 	}
@@ -326,12 +331,15 @@ type UnitFeatures struct {
 	Pairs string `json:"pairs,omitempty"`
 }
 
-// Tagger returns the settings as package tagger states them, for citation
-// and NER features; columns names the declared extra columns.
+// Tagger returns the settings as package tagger states them, for citation,
+// NER and chunking features; columns names the declared extra columns.
 func (f UnitFeatures) Tagger(columns []string) tagger.Features {
 	kind := tagger.Citation
-	if f.Kind == FeaturesNER {
+	switch f.Kind {
+	case FeaturesNER:
 		kind = tagger.NER
+	case FeaturesChunking:
+		kind = tagger.Chunking
 	}
 	return tagger.Features{
 		Kind: kind, Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons,
@@ -425,6 +433,10 @@ const (
 	FeaturesCitation = "citation"
 	FeaturesPixels   = "pixels"
 	FeaturesNER      = "ner" // features.NER: word, sub-word, shape, extra columns, window, bigrams
+	// FeaturesChunking are Sha & Pereira's (2003) NP chunking predicates
+	// (features.Chunking): words and POS tags (the column named pos) in a
+	// ±2 window, word bigrams, POS bigrams and trigrams.
+	FeaturesChunking = "chunking"
 	// FeaturesDependency are the arc features of parsing (features.Dependency).
 	FeaturesDependency = "dependency"
 	// FeaturesGiven are the attributes an attribute file gives (format
@@ -436,7 +448,7 @@ const (
 
 // featureKinds lists the feature kinds, sorted.
 func featureKinds() []string {
-	return []string{FeaturesCitation, FeaturesDependency, FeaturesGiven, FeaturesNER, FeaturesPixels}
+	return []string{FeaturesChunking, FeaturesCitation, FeaturesDependency, FeaturesGiven, FeaturesNER, FeaturesPixels}
 }
 
 // Split kinds: random train/test splits, the dataset's own folds (train
@@ -1117,6 +1129,8 @@ func (c *Config) validateFeatures() error {
 	switch {
 	case !slices.Contains(featureKinds(), f.Kind):
 		return c.fail(at{"features", "kind"}, "unknown feature kind %q%s (known: %s)", f.Kind, suggest(f.Kind, featureKinds()), strings.Join(featureKinds(), ", "))
+	case f.Kind == FeaturesChunking && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
+		return c.fail(at{"features", templateKey(f)}, "chunking features are Sha & Pereira's fixed set (a ±2 window, no affixes): window, affixes and lexicons do not apply (edges and min_count do)")
 	case f.Kind == FeaturesGiven && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
 		return c.fail(at{"features", templateKey(f)}, "given attributes are used as they are: window, affixes and lexicons do not apply (edges and min_count do)")
 	case f.Kind == FeaturesDependency && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil || f.MinCount != nil || f.Edges != nil || f.Pairs != ""):
@@ -1172,7 +1186,7 @@ func (c *Config) validateFeatures() error {
 				return c.fail(at{"datasets", i, "features", key}, "a dataset's features may set window, affixes, lexicons and edges; the kind is the config's (features.kind)")
 			}
 		}
-		if (f.Kind == FeaturesPixels || f.Kind == FeaturesGiven) && (o.Window != nil || o.Affixes != nil || o.Lexicons != nil) {
+		if (f.Kind == FeaturesPixels || f.Kind == FeaturesGiven || f.Kind == FeaturesChunking) && (o.Window != nil || o.Affixes != nil || o.Lexicons != nil) {
 			return c.fail(at{"datasets", i, "features"}, "window, affixes and lexicons apply to citation features only (kind: %s)", FeaturesCitation)
 		}
 		if f.Kind == FeaturesNER && o.Lexicons != nil {
@@ -1180,6 +1194,14 @@ func (c *Config) validateFeatures() error {
 		}
 		if err := c.checkSettings(*o, "datasets", i, "features"); err != nil {
 			return err
+		}
+	}
+	if f.Kind == FeaturesChunking {
+		for i, d := range c.Datasets {
+			decl := d.Declaration()
+			if d.Synthetic != nil || decl.Format != datasets.FormatCoNLL || !slices.Contains(datasets.CoNLLFormat{Columns: decl.Columns}.ExtraColumns(), tagger.ColumnPOS) {
+				return c.fail(at{"datasets", i, "name"}, "features.kind %s reads part-of-speech tags: dataset %q needs format %s with a column named %s", FeaturesChunking, d.Name, datasets.FormatCoNLL, tagger.ColumnPOS)
+			}
 		}
 	}
 	if f.Kind == FeaturesPixels {
