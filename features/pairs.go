@@ -146,6 +146,9 @@ func (p *Pairs) ExpandAll(seqs [][][]string) [][][]string {
 	return out
 }
 
+// IsPair reports whether an attribute is a pair's name.
+func IsPair(name string) bool { return strings.Contains(name, PairSeparator) }
+
 // SplitPair returns the two attributes of a pair's name, and false for an
 // attribute that is not a pair.
 func SplitPair(name string) (a, b string, ok bool) {

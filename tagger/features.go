@@ -52,6 +52,10 @@ type Features struct {
 	// the training data (CRFsuite's default model), or empty (PairsAll):
 	// every attribute with every label.
 	Pairs string `json:"pairs,omitempty"`
+	// Degree 2 adds the products of a token's attributes, pruned with
+	// MinCount (features.Pairs): the explicit map of the degree-2
+	// polynomial kernel. 0 or 1: the attributes alone.
+	Degree int `json:"degree,omitempty"`
 }
 
 // Attribute–label pairs a model has weights for (Features.Pairs).
@@ -95,6 +99,8 @@ func (f Features) Check() error {
 		return fmt.Errorf("features: window %d, affixes %d and min count %d must not be negative", f.Window, f.Affixes, f.MinCount)
 	case f.Kind == Given && (f.Window != 0 || f.Affixes != 0):
 		return fmt.Errorf("features: %s attributes are used as they are: window %d and affixes %d do not apply", Given, f.Window, f.Affixes)
+	case f.Degree < 0 || f.Degree > 2:
+		return fmt.Errorf("features: degree %d, want 1 or 2", f.Degree)
 	case f.NoLexicons && f.Kind != Citation:
 		return fmt.Errorf("features: lexicons belong to %s features, not %s", Citation, f.Kind)
 	case f.Pairs != "" && f.Pairs != PairsAll && f.Pairs != PairsSeen:
@@ -144,4 +150,38 @@ func (f Features) columnNames(n int) []string {
 		names[k] = "c" + strconv.Itoa(k+1)
 	}
 	return names
+}
+
+func indexed(x *features.Index, name string) bool {
+	_, ok := x.Lookup(name)
+	return ok
+}
+
+// expandPairs adds to every token of attrs the degree-2 attributes x
+// indexes (features.Pairs' a⇥b names, kept in training with MinCount):
+// the pairs of the token's indexed attributes whose name x knows. On
+// training tokens it is features.Pairs.Expand, so a model predicts what
+// it was trained on; pairs training never kept stay unknown, as unknown
+// attributes do.
+func expandPairs(x *features.Index, attrs [][]string) [][]string {
+	out := make([][]string, len(attrs))
+	for t, tok := range attrs {
+		var known []string
+		for _, a := range tok {
+			if _, ok := x.Lookup(a); ok && !features.IsPair(a) {
+				known = append(known, a)
+			}
+		}
+		slices.Sort(known)
+		known = slices.Compact(known)
+		out[t] = slices.Clip(tok)
+		for i, a := range known {
+			for _, b := range known[i+1:] {
+				if name := a + features.PairSeparator + b; indexed(x, name) {
+					out[t] = append(out[t], name)
+				}
+			}
+		}
+	}
+	return out
 }

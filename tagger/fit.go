@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/decoders"
@@ -90,6 +91,10 @@ func Supports(task, trainer string, v trainers.Values) error {
 		if err != nil {
 			return err
 		}
+		// Prepare designates the word attributes as an HMM's symbols.
+		if err := probe.SetEmissions([]int32{-1}, 0); err != nil {
+			return err
+		}
 		return trainers.Check(trainer, probe, v)
 	case Segmentation:
 		probe, err := segment.New(nil, 1, 2, 1, true, semimarkov.DefaultLoss(2))
@@ -159,6 +164,12 @@ func PrepareValues(labels []string, train []structpred.Sequence, attrs [][][]str
 	if values != nil && opt.Task != Sequence {
 		return nil, fmt.Errorf("attribute values: only the %s task's model uses them, not %s", Sequence, opt.Task)
 	}
+	if opt.Features.Degree == 2 {
+		if values != nil {
+			return nil, fmt.Errorf("features: degree 2 multiplies binary attributes; these attributes have values")
+		}
+		attrs = features.BuildPairs(attrs, opt.Features.MinCount).ExpandAll(attrs)
+	}
 	t := &Training{opt: opt, labels: labels, index: features.BuildIndexMinCount(attrs, opt.Features.MinCount)}
 	k, numAttrs, edges := len(labels), t.index.Len(), opt.Features.Edges
 	if numAttrs == 0 {
@@ -181,6 +192,12 @@ func PrepareValues(labels []string, train []structpred.Sequence, attrs [][][]str
 		if err == nil && opt.Features.seenPairs() {
 			t.pairs = chain.SeenPairs(data, numAttrs, k)
 			err = t.chain.Restrict(t.pairs)
+		}
+		if err == nil && opt.Trainer == trainers.HMM {
+			if opt.Features.seenPairs() {
+				return nil, fmt.Errorf("trainer %s: features pairs %s keep only some word–label weights; an HMM emits every word from every label (pairs %s)", trainers.HMM, PairsSeen, PairsAll)
+			}
+			err = setEmissions(t.chain, t.index)
 		}
 	case Segmentation:
 		data := make([]segment.Instance, len(train))
@@ -352,4 +369,38 @@ func DataHash(c *datasets.Corpus) string {
 		fmt.Fprintf(h, "tokens %q\ncolumns %q\nlabels %v\nsegments %v\n", s.Tokens, s.Columns, s.Labels, s.Segments)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Attribute names of the citation and NER templates that an HMM emits
+// from: the word ("w=<word>"), one per token, and the always-on bias.
+const (
+	wordPrefix = "w="
+	biasAttr   = "bias"
+)
+
+// setEmissions designates a chain's word attributes (the index's "w="
+// attributes, not pairs of them) as an HMM's emission symbols, and its
+// "bias" attribute as the carrier of the unknown-word emission.
+func setEmissions(m *chain.Model, x *features.Index) error {
+	bias, ok := x.Lookup(biasAttr)
+	if !ok {
+		return fmt.Errorf("trainer %s: the attributes have no %q (the citation and NER templates' always-on attribute), which carries the unknown-word emission", trainers.HMM, biasAttr)
+	}
+	symbol := make([]int32, x.Len())
+	next := int32(0)
+	for a := range symbol {
+		name := x.Name(int32(a))
+		symbol[a] = -1
+		if strings.HasPrefix(name, wordPrefix) && !features.IsPair(name) {
+			symbol[a] = next
+			next++
+		}
+	}
+	if next == 0 {
+		return fmt.Errorf("trainer %s: the attributes have no word attribute %q<word> (the citation and NER templates' word) to emit", trainers.HMM, wordPrefix)
+	}
+	if err := m.SetEmissions(symbol, bias); err != nil {
+		return fmt.Errorf("trainer %s: %w", trainers.HMM, err)
+	}
+	return nil
 }

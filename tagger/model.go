@@ -114,6 +114,9 @@ func (m *Model) PredictAttributes(attrs [][]string) Prediction {
 // PrepareValues); nil values means every value is 1. Values scale the
 // sequence task's features only: a segmentation model reads them as 1.
 func (m *Model) PredictValues(attrs [][]string, values [][]float64) Prediction {
+	if m.Features.Degree == 2 {
+		attrs = expandPairs(m.index, attrs)
+	}
 	ids, vals := encodeValued(m.index, attrs, values)
 	d := m.decoder()
 	defer m.decoders.Put(d)

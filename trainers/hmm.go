@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 )
 
 // HMM is the generative baseline of Tsochantaridis et al.'s Table 2: a
@@ -12,12 +13,12 @@ import (
 // a max-margin trainer (it has no C and no objective to reach): it counts
 // once. Params: HMMParams.
 //
-// It is a function of this package (TrainHMM) but not yet a trainer of the
-// registry: a chain model emits only once a caller has designated its
-// symbols (chain.Model.SetEmissions, from the index's "w=" and "bias"
-// attributes), and a registered trainer must be refused by Check, before
-// anything trains, wherever that has not happened; registering it is one
-// line once the sequence task designates them.
+// It is the registry's trainer hmm (and the function TrainHMM): a chain
+// model emits only once a caller has designated its symbols
+// (chain.Model.SetEmissions; the sequence task does so from its index's
+// "w=" and "bias" attributes), so Check refuses every model that does not
+// implement EmissionCounter (segmentation, parsing, multiclass) or whose
+// symbols are not designated.
 //
 // Emissions are over one symbol per token (the word, for chains: see
 // EmissionCounter), with an unknown-word model: symbols seen at most Rare
@@ -149,4 +150,28 @@ func TrainHMM(ctx context.Context, m EmissionCounter, n int, p HMMParams) ([]flo
 		}
 	}
 	return m.HMMWeights(logEmit, logUnk, logTrans)
+}
+
+func hmmTrainer[Y any]() Trainer[Y] {
+	return entry[Y, HMMParams]{
+		name:    HMM,
+		summary: "generative first-order HMM: maximum-likelihood counts, add-k smoothing, an unknown-word class (Tsochantaridis et al.'s Table 2 baseline)",
+		check: func(m Model[Y], _ HMMParams) error {
+			if err := needs[EmissionCounter](HMM, "emission symbols (one per token: the word)", m); err != nil {
+				return err
+			}
+			if _, _, err := m.(EmissionCounter).HMMShape(); err != nil {
+				return fmt.Errorf("trainer %q: %w", HMM, err)
+			}
+			return nil
+		},
+		train: func(ctx context.Context, m Model[Y], p HMMParams, _ options) (*Result, error) {
+			start := time.Now()
+			w, err := TrainHMM(ctx, m.(EmissionCounter), m.Len(), p)
+			if err != nil {
+				return nil, err
+			}
+			return &Result{W: w, Stats: Stats{Iterations: 1, Converged: true, Elapsed: time.Since(start)}}, nil
+		},
+	}
 }

@@ -42,6 +42,7 @@ func registry[Y any]() []Trainer[Y] {
 		perceptronTrainer[Y](), miraTrainer[Y](), subgradientTrainer[Y](),
 		crfTrainer[Y](), entropyMarginTrainer[Y](),
 		passiveAggressiveTrainer[Y](), latentLBetaTrainer[Y](),
+		hmmTrainer[Y](),
 	}
 }
 
