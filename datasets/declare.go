@@ -85,6 +85,10 @@ type Declaration struct {
 	// Cost is a cost matrix Δ(y, y′) over the classes of a vector file
 	// (libsvm, blobs), in sorted label order, row y the truth; nil: 0/1.
 	Cost [][]float64
+	// First keeps only the first First sequences of a one-file corpus
+	// (path; cora, ocr or conll), as a paper's sub-corpus of a file's
+	// beginning; 0: all.
+	First int
 }
 
 // Vectorial reports whether the declaration is of labelled feature vectors
@@ -184,6 +188,10 @@ func (d Declaration) Check() error {
 		return &FieldError{"train", "fixed parts need both train and test (dev is optional)"}
 	case d.Format != FormatCoNLL && d.Format != FormatCoNLLU && d.Format != FormatCRFsuite && d.Format != FormatLibSVM && d.Format != FormatTagged && d.Fixed():
 		return &FieldError{"train", fmt.Sprintf("format %s reads one file: use path", d.Format)}
+	case d.First < 0:
+		return &FieldError{"first", fmt.Sprintf("the number of sequences to keep must not be negative, got %d", d.First)}
+	case d.First > 0 && (d.Fixed() || d.Format != FormatCora && d.Format != FormatOCR && d.Format != FormatCoNLL):
+		return &FieldError{"first", fmt.Sprintf("keeps the beginning of one file (path) of format %s, %s or %s", FormatCora, FormatOCR, FormatCoNLL)}
 	}
 	if d.Format != FormatCoNLL {
 		for field, set := range map[string]bool{"columns": len(d.Columns) > 0, "encoding": d.Scheme != "", "charset": d.Charset != "", "repair": d.Repair, "keep_types": len(d.KeepTypes) > 0} {
@@ -321,6 +329,12 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 		}
 		if err != nil {
 			return nil, missing(err, path, d.Path, dir, source, d.Obtain)
+		}
+		if d.First > 0 {
+			if d.First > len(c.Sequences) {
+				return nil, &FieldError{"first", fmt.Sprintf("%s has %d sequences, fewer than the %d to keep", d.Path, len(c.Sequences), d.First)}
+			}
+			c.Sequences = c.Sequences[:d.First:d.First]
 		}
 		c.Name = d.Name
 		return &Loaded{Corpus: c, Repairs: repairs}, nil

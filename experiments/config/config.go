@@ -116,6 +116,8 @@ type DatasetSpec struct {
 	// blobs) for the multiclass task: one row per true class, in sorted
 	// label order; unset: 0/1.
 	Cost [][]float64 `yaml:"cost,omitempty"`
+	// First keeps the first First sequences of the file (path) only.
+	First int `yaml:"first,omitempty"`
 }
 
 // LoadedSplitFile returns the splits of splits.kind file, read when the
@@ -132,7 +134,7 @@ func (d DatasetSpec) Declaration() datasets.Declaration {
 	return datasets.Declaration{
 		Name: d.Name, Format: d.Format, Path: d.Path, Train: d.Train, Dev: d.Dev, Test: d.Test,
 		Columns: d.Columns, Scheme: d.Encoding, Charset: d.Charset, Repair: d.Repair, KeepTypes: d.KeepTypes, Obtain: d.Obtain,
-		Cost: d.Cost,
+		Cost: d.Cost, First: d.First,
 	}
 }
 
@@ -152,7 +154,7 @@ func (c *Config) instances() int {
 // declares reports whether the entry declares its own files and format.
 func (d DatasetSpec) declares() bool {
 	return d.Format != "" || d.Path != "" || d.Train != "" || d.Dev != "" || d.Test != "" ||
-		len(d.Columns) > 0 || d.Encoding != "" || d.Charset != "" || d.Repair || len(d.KeepTypes) > 0 || d.Obtain != ""
+		len(d.Columns) > 0 || d.Encoding != "" || d.Charset != "" || d.Repair || len(d.KeepTypes) > 0 || d.Obtain != "" || d.First != 0
 }
 
 // SyntheticSpec overrides the built-in generator's defaults. After
@@ -186,7 +188,9 @@ type SplitSpec struct {
 
 // FeatureSpec selects the feature templates: "citation" (the default; token
 // text, see package features) or "pixels" (binary letter images, with
-// Degree 2 adding all pixel pairs: the degree-2 polynomial kernel's map);
+// Degree 2 adding all pixel pairs: the degree-2 polynomial kernel's map;
+// for citation and NER features Degree 2 adds the pairs of a token's
+// attributes seen min_count times in a unit's training part);
 // "ner" and "dependency" for NER and parsing; "given" for the attributes of
 // attribute files (format crfsuite), used as they are, no template applied.
 type FeatureSpec struct {
@@ -288,6 +292,9 @@ func (f FeatureSpec) Resolved() UnitFeatures {
 	if f.MinCount != nil && *f.MinCount > 1 {
 		fs.MinCount = *f.MinCount
 	}
+	if f.Degree == 2 && (fs.Kind == "" || fs.Kind == FeaturesNER) {
+		fs.Degree = 2 // degree 1 stays unset: those units keep their keys
+	}
 	if f.Window != nil && fs.Kind == "" {
 		fs.Window = *f.Window
 	}
@@ -343,7 +350,7 @@ func (f UnitFeatures) Tagger(columns []string) tagger.Features {
 	}
 	return tagger.Features{
 		Kind: kind, Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons,
-		Columns: columns, MinCount: f.MinCount, Edges: f.Edges, Pairs: f.Pairs,
+		Columns: columns, MinCount: f.MinCount, Edges: f.Edges, Pairs: f.Pairs, Degree: f.Degree,
 	}
 }
 
@@ -1141,8 +1148,10 @@ func (c *Config) validateFeatures() error {
 		return c.fail(at{"tasks"}, "the parsing task cannot share a config with other tasks (its datasets are treebanks)")
 	case f.Kind == FeaturesPixels && f.Degree != 1 && f.Degree != 2:
 		return c.fail(at{"features", "degree"}, "pixel features have degree 1 or 2, got %d", f.Degree)
-	case f.Kind != FeaturesPixels && c.has("features", "degree"):
-		return c.fail(at{"features", "degree"}, "degree applies to pixel features only")
+	case (f.Kind == FeaturesCitation || f.Kind == FeaturesNER) && c.has("features", "degree") && f.Degree != 1 && f.Degree != 2:
+		return c.fail(at{"features", "degree"}, "%s features have degree 1 or 2, got %d", f.Kind, f.Degree)
+	case f.Kind != FeaturesPixels && f.Kind != FeaturesCitation && f.Kind != FeaturesNER && c.has("features", "degree"):
+		return c.fail(at{"features", "degree"}, "degree applies to pixel, citation and NER features only")
 	case f.Kind == FeaturesNER && f.Lexicons != nil:
 		return c.fail(at{"features", "lexicons"}, "applies to citation features only (kind: %s)", FeaturesCitation)
 	case f.Kind == FeaturesPixels && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):

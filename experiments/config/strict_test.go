@@ -82,7 +82,7 @@ func TestParseConfigStrict(t *testing.T) {
 		{"empty name", "name: strict", `name: ""`, "s.yaml:1: name: must not be empty"},
 		{"name with a slash", "name: strict", "name: ../other", `s.yaml:1: name: "../other" starts with '.'`},
 		{"window 0 ok, -1 not", "splits:", "features: {window: -1}\nsplits:", "s.yaml:7: features.window: must be in [0, 5], got -1"},
-		{"degree on citation", "splits:", "features: {degree: 0}\nsplits:", "s.yaml:7: features.degree: degree applies to pixel features only"},
+		{"degree 3 on citation", "splits:", "features: {degree: 3}\nsplits:", "s.yaml:7: features.degree: citation features have degree 1 or 2, got 3"},
 		{"pixels on synthetic data", "splits:", "features: {kind: pixels}\nsplits:", `s.yaml:4: datasets[0].name: features.kind pixels needs letter images (ocr), not "synthetic"`},
 		{"dataset twice", "datasets:\n", "datasets:\n  - name: cora\n  - name: cora\n", `s.yaml:5: datasets[1].name: dataset "cora" listed twice (first at line 4)`},
 		{"compare with itself", "[margin, mira]", "[margin, margin]", `s.yaml:23: compare[0]: compares "margin" with itself`},
