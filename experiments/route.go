@@ -41,6 +41,7 @@ func bind(t tasklib.Task) Task {
 			return s.scorer.Add(i, pred)
 		},
 		metrics:  func(s *scoreSheet) map[string]float64 { return s.scorer.Metrics() },
+		declared: t.Metrics().Metrics,
 		finish:   finishSegments,
 		supports: t.Supports,
 	}

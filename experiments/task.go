@@ -3,10 +3,13 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/internal/cputime"
+	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/report"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -57,6 +60,10 @@ type binding[Y any] struct {
 	// metrics are the sheet's scores under the names the task declares
 	// (metrics.ForTask), in percent.
 	metrics func(s *scoreSheet) map[string]float64
+	// declared are the metrics the task declares (metrics.ForTask), which
+	// say whether a unit also scores its training part (metrics.TrainError)
+	// and reports its trainer's statistics (trainerMetrics).
+	declared []string
 	// finish, if set, adds task-specific figures to a finished unit.
 	finish func(out *unitResult, s *scoreSheet, f fitting[Y], d *preparedData, eval []int)
 	// supports refuses a trainer, with its params, that the task's model
@@ -114,6 +121,18 @@ func runBound[Y any](ctx context.Context, b binding[Y], d *preparedData, u unitS
 	}
 	out := scored(train, eval, sheet, res, cost)
 	out.Metrics = b.metrics(sheet)
+	if slices.Contains(b.declared, metrics.TrainError) {
+		// The training part scored like the evaluation part; its
+		// outcomes are not kept (the paired tests compare test items).
+		ts := b.sheet(d, u, false)
+		if err := scoreAll(ctx, b, d, ts, train, predict); err != nil {
+			return unitResult{}, err
+		}
+		if v, ok := b.metrics(ts)[b.declared[0]]; ok {
+			out.Metrics[metrics.TrainError] = v
+		}
+	}
+	maps.Copy(out.Metrics, trainerMetrics(res, b.declared))
 	out.Curve = curve
 	if b.finish != nil {
 		b.finish(&out, sheet, f, d, eval)
@@ -151,6 +170,26 @@ func dispatchUnit(ctx context.Context, d *preparedData, u unitSpec, train, eval 
 		return unitResult{}, fmt.Errorf("unknown task %q (known: %s)", u.Task, strings.Join(config.KnownTasks(), ", "))
 	}
 	return t.Run(ctx, d, u, train, eval)
+}
+
+// trainerMetrics returns the metrics of declared that the training's
+// statistics give, where the trainer reports them: the working set's size
+// and the mean loss of its support labelings, of the trainers with a
+// working set (the cutting-plane ones, which report its support; the
+// online trainers count their updates in Constraints, which is no working
+// set), and their units alone have them.
+func trainerMetrics(res *trainers.Result, declared []string) map[string]float64 {
+	out := map[string]float64{}
+	if res.Support == 0 {
+		return out
+	}
+	if slices.Contains(declared, metrics.Constraints) {
+		out[metrics.Constraints] = float64(res.Constraints)
+	}
+	if slices.Contains(declared, metrics.SupportLoss) {
+		out[metrics.SupportLoss] = res.SupportLoss
+	}
+	return out
 }
 
 // scored assembles a unit's result from its evaluation outcomes and

@@ -61,6 +61,10 @@ type Def struct {
 	Source string
 	// Doc defines it, for legends and docs/metrics.md: a noun phrase.
 	Doc string
+	// ByTrainer says that only some trainers report it (a statistic of the
+	// training, e.g. the cutting-plane solvers' constraints): a row shows
+	// it when any of its runs has it, and a cell without it reads "-".
+	ByTrainer bool
 }
 
 // Lower reports whether lower values are better.
@@ -80,6 +84,12 @@ const (
 	AverageCost     = "average_cost"
 	CostError       = "cost_error"
 	BagAccuracy     = "bag_accuracy"
+	// TrainError is the task's first metric on the training part.
+	TrainError = "train_error"
+	// Constraints and SupportLoss are statistics of a cutting-plane
+	// training (trainers.Stats), Tsochantaridis et al.'s Table 3 columns.
+	Constraints = "constraints"
+	SupportLoss = "support_loss"
 )
 
 // All returns every metric, in registry order: the order of CSV columns
@@ -116,6 +126,15 @@ func All() []Def {
 		{Name: BagAccuracy, Label: "bag accuracy", Short: "acc", Line: "accuracy", Unit: "%", Better: HigherBetter,
 			Aggregation: Micro, Tests: TTest,
 			Doc: "the percentage of test bags of a multiple-instance problem whose label (positive or negative) is predicted right, with the prediction rule of the trained β"},
+		{Name: TrainError, Label: "training error", Short: "train err", Line: "train", Unit: "%", Better: LowerBetter,
+			Aggregation: Micro, Tests: TTest,
+			Doc: "the task's first metric (token error for sequence labelling) on the training part, predicted by the trained model"},
+		{Name: Constraints, Label: "constraints", Short: "constr", Line: "constraints", Better: LowerBetter, Decimals: 0,
+			Aggregation: Macro, Tests: TTest, ByTrainer: true, Source: "Tsochantaridis et al., Table 3",
+			Doc: "the size of the cutting-plane solver's final working set (n-slack: constraints; one-slack: joint constraints), as the trainers report it"},
+		{Name: SupportLoss, Label: "average support loss", Short: "avg loss", Line: "support loss", Better: LowerBetter, Decimals: 2,
+			Aggregation: Macro, Tests: TTest, ByTrainer: true, Source: "Tsochantaridis et al., Table 3 (average loss)",
+			Doc: "the mean task loss L_i(y) (Hamming on chains, whatever loss trained) of the labelings behind the working set's constraints with nonzero dual weight"},
 	}
 }
 
@@ -175,7 +194,7 @@ func legacyNames() []string { return []string{TokenError, SpanF1, SegmentError} 
 // Tasks returns the metric declarations of every task that has one.
 func Tasks() []TaskMetrics {
 	return []TaskMetrics{
-		{Task: "sequence", Metrics: []string{TokenError, SpanF1, TokenErrorFile}, SelectBy: TokenError,
+		{Task: "sequence", Metrics: []string{TokenError, SpanF1, TokenErrorFile, TrainError, Constraints, SupportLoss}, SelectBy: TokenError,
 			Legacy: map[string]string{TokenError: TokenError, SpanF1: SpanF1, SegmentError: ""}},
 		{Task: "segmentation", Metrics: []string{SegmentError, SpanF1, TokenError}, SelectBy: TokenError,
 			Legacy: map[string]string{TokenError: TokenError, SpanF1: SpanF1, SegmentError: SegmentError},

@@ -207,7 +207,8 @@ func (r PaperRow) oursStat(m Metric) (Stat, bool) {
 	if r.Ours.N == 0 || !slices.Contains(r.Metrics, m) {
 		return Stat{}, false
 	}
-	return r.Ours.Stats[m], true
+	s, ok := r.Ours.Stats[m] // absent: a metric only other trainers report
+	return s, ok
 }
 
 // Diff returns our mean of m minus the paper's value, in percentage

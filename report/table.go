@@ -340,11 +340,11 @@ func (t *Table) row(rk RowKey, groups map[cellKey][]*Run, metric Metric, edges m
 		}
 	}
 	for _, m := range metrics.ForTask(rk.Task).Metrics {
+		d, _ := metrics.Lookup(m)
 		switch n := with[m]; {
-		case n == all:
+		case n == all, n > 0 && d.ByTrainer:
 			row.Metrics = append(row.Metrics, m)
 		case n > 0:
-			d, _ := metrics.Lookup(m)
 			t.Warnings = append(t.Warnings, fmt.Sprintf(
 				"%s: %d of %d runs have a %s, the others were written before it was recorded; the row leaves it out until all are rerun",
 				row.Label, n, all, d.Label))
@@ -412,7 +412,9 @@ func aggregate(trainer string, runs []*Run, names []string) Cell {
 	for _, r := range runs {
 		c.Splits = append(c.Splits, r.Split)
 		for _, m := range names {
-			values[m] = append(values[m], r.Metrics[m])
+			if v, ok := r.Metrics[m]; ok {
+				values[m] = append(values[m], v)
+			}
 		}
 		secs = append(secs, r.TrainSeconds)
 		cpu = append(cpu, r.CPUSeconds)
@@ -422,6 +424,9 @@ func aggregate(trainer string, runs []*Run, names []string) Cell {
 	}
 	c.Stats = make(map[string]Stat, len(names))
 	for _, m := range names {
+		if len(values[m]) == 0 {
+			continue // a metric only other trainers report (metrics.Def.ByTrainer)
+		}
 		var s Stat
 		s.Mean, s.Std = MeanStd(values[m])
 		c.Stats[m] = s
@@ -445,7 +450,7 @@ func markBest(cells []Cell, metric Metric, mark func(*Cell)) {
 	}
 	present, best := 0, math.Inf(1)
 	for _, c := range cells {
-		if c.N > 0 {
+		if _, ok := c.Stats[metric]; c.N > 0 && ok {
 			present++
 			best = min(best, value(c))
 		}
@@ -454,7 +459,7 @@ func markBest(cells []Cell, metric Metric, mark func(*Cell)) {
 		return
 	}
 	for i := range cells {
-		if cells[i].N > 0 && value(cells[i]) == best {
+		if _, ok := cells[i].Stats[metric]; cells[i].N > 0 && ok && value(cells[i]) == best {
 			mark(&cells[i])
 		}
 	}
@@ -472,7 +477,11 @@ func cellText(c Cell, names []string, maxN, decimals int, edge bool) string {
 		if def, _ := metrics.Lookup(m); def.Decimals > 0 {
 			d = def.Decimals
 		}
-		s := c.Stats[m]
+		s, ok := c.Stats[m]
+		if !ok {
+			parts = append(parts, "-")
+			continue
+		}
 		text := strconv.FormatFloat(s.Mean, 'f', d, 64)
 		if c.N > 1 {
 			text += "±" + strconv.FormatFloat(s.Std, 'f', d, 64)
@@ -550,8 +559,14 @@ func pairTest(c Comparison, row Row, a, b []*Run) PairTest {
 		}
 		var xa, xb []float64
 		for _, s := range shared {
-			xa = append(xa, aBySplit[s].Metrics[m])
-			xb = append(xb, bySplit[s].Metrics[m])
+			va, okA := aBySplit[s].Metrics[m]
+			vb, okB := bySplit[s].Metrics[m]
+			if okA && okB { // a metric only some trainers report: where both do
+				xa, xb = append(xa, va), append(xb, vb)
+			}
+		}
+		if d.ByTrainer && len(xa) < 2 {
+			continue
 		}
 		tt, err := PairedTTest(xa, xb)
 		if err != nil {

@@ -142,7 +142,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"paper value above 100", "compare:", paperBlock("dataset: synthetic\n      task: sequence\n      trainer: margin\n      token_error: 12\n      span_f1: 100.5"), []string{"bad.yaml:21:", "paper.values[0].span_f1", "[0, 100], got 100.5"}},
 		{"paper value NaN", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, span_f1: .nan}"), []string{"bad.yaml:17:", "paper.values[0].span_f1", "got NaN"}},
 		{"paper segment error above 100", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: 101}"), []string{"bad.yaml:17:", "paper.values[0].token_error", "[0, 100], got 101"}},
-		{"paper metric the task lacks", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, segment_error: 10}"), []string{"bad.yaml:17:", "paper.values[0].segment_error", "unknown key", "a metric of the sequence task (token_error, span_f1, token_error_file)"}},
+		{"paper metric the task lacks", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, segment_error: 10}"), []string{"bad.yaml:17:", "paper.values[0].segment_error", "unknown key", "a metric of the sequence task (token_error, span_f1, token_error_file, train_error, constraints, support_loss)"}},
 		{"paper value twice", "compare:", paperBlock("{dataset: synthetic, task: sequence, trainer: margin, token_error: 1}\n    - {dataset: synthetic, task: sequence, trainer: poslearn, token_error: 1}\n    - {dataset: synthetic, task: sequence, trainer: margin, span_f1: 2}"), []string{"bad.yaml:19:", "paper.values", "synthetic/sequence margin listed twice (first at line 17)"}},
 	}
 	for _, tt := range tests {
