@@ -72,7 +72,7 @@ func TestSpecValidate(t *testing.T) {
 		{"paper value without dataset", withValue(func(v *PaperValue) { v.Dataset = "" }), "value 0: dataset, task and trainer must be set"},
 		{"paper value without task", withValue(func(v *PaperValue) { v.Task = "" }), "value 0: dataset, task and trainer must be set"},
 		{"paper value without trainer", withValue(func(v *PaperValue) { v.Trainer = "" }), "value 0: dataset, task and trainer must be set"},
-		{"paper value without metrics", withValue(func(v *PaperValue) { v.Metrics = nil }), "cora/sequence margin: no metric (task sequence has token_error, span_f1, token_error_file)"},
+		{"paper value without metrics", withValue(func(v *PaperValue) { v.Metrics = nil }), "cora/sequence margin: no metric (task sequence has token_error, span_f1, token_error_file, train_error, constraints, support_loss)"},
 		{"paper value zero", withValue(func(v *PaperValue) { v.Metrics["token_error"] = 0 }), ""},
 		{"paper value hundred", withValue(func(v *PaperValue) { v.Metrics["span_f1"] = 100 }), ""},
 		{"paper value negative", withValue(func(v *PaperValue) { v.Metrics["token_error"] = -0.5 }), "token_error -0.5 is not a percentage"},
