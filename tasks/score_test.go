@@ -66,7 +66,10 @@ func TestTasksScoreTheirDeclaredMetrics(t *testing.T) {
 	// A multiclass item is a one-token sequence holding its class.
 	vc := &tasks.Corpus{Labels: []string{"-1", "1"}, Sequences: []structpred.Sequence{{Tokens: []string{"a:1"}, Labels: []int{1}}},
 		Vectors: []structpred.SparseVec{{Idx: []int32{0}, Val: []float64{1}}}}
-	optional := []string{metrics.TokenErrorFile}
+	// The token error in the file's encoding is chunk-tagged corpora's;
+	// the training error and the trainer's statistics are the unit's to
+	// add (the training part scored, trainers.Stats), not a scorer's.
+	optional := []string{metrics.TokenErrorFile, metrics.TrainError, metrics.Constraints, metrics.SupportLoss}
 	for _, task := range tasks.All() {
 		c, pred := c, pred
 		if task.Name() == tasks.MulticlassName || task.Name() == tasks.MILName {
