@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/maxmargin/repro/structpred"
 )
 
 // The Brown Corpus (Francis & Kučera), tagged form C as NLTK distributes
@@ -113,4 +116,23 @@ func readBrownTokens(path string) ([]string, error) {
 		return nil, scanError(path, line+1, err, limit)
 	}
 	return toks, nil
+}
+
+// BrownCorpus makes texts a corpus of one-token items, the class each
+// text's category (labels sorted by name), and returns each text's words.
+func BrownCorpus(name string, texts []BrownText) (*Corpus, [][]string) {
+	var labels []string
+	for _, t := range texts {
+		labels = append(labels, t.Category)
+	}
+	slices.Sort(labels)
+	labels = slices.Compact(labels)
+	c := &Corpus{Name: name, Labels: labels}
+	docs := make([][]string, len(texts))
+	for i, t := range texts {
+		y, _ := slices.BinarySearch(labels, t.Category)
+		c.Sequences = append(c.Sequences, structpred.Sequence{ID: t.File, Tokens: []string{t.File}, Labels: []int{y}})
+		docs[i] = t.Tokens
+	}
+	return c, docs
 }

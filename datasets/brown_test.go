@@ -96,3 +96,27 @@ func TestReadBrownCorpus(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadBrown(t *testing.T) {
+	t.Parallel()
+	l, err := datasets.Load("testdata", "test", datasets.Declaration{Name: "b", Format: datasets.FormatBrown, Path: "brown"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"editorial", "fiction", "news"}; !slices.Equal(l.Labels, want) {
+		t.Errorf("labels %v, want %v", l.Labels, want)
+	}
+	var got []int
+	for _, s := range l.Sequences {
+		got = append(got, s.Labels[0])
+	}
+	if want := []int{2, 0, 1}; !slices.Equal(got, want) {
+		t.Errorf("classes %v, want %v", got, want)
+	}
+	if len(l.Docs) != 3 || l.Docs[1][1] != "view" {
+		t.Errorf("docs %q", l.Docs)
+	}
+	if _, err := datasets.Load("testdata", "test", datasets.Declaration{Name: "b", Format: datasets.FormatBrown, Path: "nowhere"}); err == nil || !strings.Contains(err.Error(), "no file at") {
+		t.Errorf("missing directory: %v", err)
+	}
+}

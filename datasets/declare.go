@@ -41,11 +41,15 @@ const (
 	// text |label" lines, a blank line after each record; see
 	// [ParseTagged]), as Sarawagi's address sample comes.
 	FormatTagged = "tagged"
+	// FormatBrown is the Brown Corpus's directory (cats.txt and the tagged
+	// texts, see [ReadBrown]): one item per text, its genre the class, its
+	// words the document a bag of words is fitted on.
+	FormatBrown = "brown"
 )
 
 // Formats lists the file formats [Load] reads, sorted.
 func Formats() []string {
-	return []string{FormatCoNLL, FormatCoNLLU, FormatCora, FormatCRFsuite, FormatLibSVM, FormatOCR, FormatTagged}
+	return []string{FormatBrown, FormatCoNLL, FormatCoNLLU, FormatCora, FormatCRFsuite, FormatLibSVM, FormatOCR, FormatTagged}
 }
 
 // Corpus parts of a corpus read from fixed files (see [Declaration]).
@@ -276,6 +280,9 @@ type Loaded struct {
 	// (format mil), one per item of Corpus.Sequences, whose one label is
 	// the bag's (class 0 "-1", class 1 "+1"); nil otherwise.
 	Bags [][]structpred.SparseVec
+	// Docs holds the words of each text of a document corpus (format
+	// brown), in the order of Corpus.Sequences; nil for other formats.
+	Docs [][]string
 }
 
 // Load reads a declared corpus from the data directory dir (source says how
@@ -306,6 +313,17 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 		return loadMIL(d.Name)
 	case FormatTagged:
 		return loadTaggedFiles(dir, source, d)
+	case FormatBrown:
+		if d.Path == "" {
+			return nil, &FieldError{"path", "the Brown corpus is a directory: give it as path"}
+		}
+		path := resolve(dir, d.Path)
+		texts, err := ReadBrown(path)
+		if err != nil {
+			return nil, missing(err, path, d.Path, dir, source, d.Obtain)
+		}
+		c, docs := BrownCorpus(d.Name, texts)
+		return &Loaded{Corpus: c, Docs: docs}, nil
 	}
 	if len(d.KeepTypes) > 0 {
 		defer func() {

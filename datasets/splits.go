@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -80,4 +81,44 @@ func HoldOut(indices []int, fraction float64, seed uint64) (train, validation []
 	slices.Sort(train)
 	slices.Sort(validation)
 	return train, validation
+}
+
+// PerClassSplitAt returns split k of items labelled labels: perClass
+// training items of every class, drawn from PCG(seed, k), the rest for
+// testing (Tsochantaridis et al. 2004, Table 1: "2 and 4 training
+// instances per class"). Every class needs more than perClass items, so
+// that each has one left to test on. It depends on nothing but its
+// arguments, as [SplitAt].
+func PerClassSplitAt(labels []int, k, perClass int, seed uint64) (Split, error) {
+	switch {
+	case k < 0:
+		return Split{}, fmt.Errorf("per-class split: index k = %d, need ≥ 0", k)
+	case perClass < 1:
+		return Split{}, fmt.Errorf("per-class split: %d training items per class, need ≥ 1", perClass)
+	}
+	byClass := map[int][]int{}
+	for i, y := range labels {
+		byClass[y] = append(byClass[y], i)
+	}
+	classes := slices.Sorted(maps.Keys(byClass))
+	r := rand.New(rand.NewPCG(seed, uint64(k)))
+	var s Split
+	s.Index = k
+	for _, y := range classes {
+		items := byClass[y]
+		if len(items) <= perClass {
+			return Split{}, fmt.Errorf("per-class split: class %d has %d items, need more than %d (one to test on)", y, len(items), perClass)
+		}
+		perm := r.Perm(len(items))
+		for j, p := range perm {
+			if j < perClass {
+				s.Train = append(s.Train, items[p])
+			} else {
+				s.Test = append(s.Test, items[p])
+			}
+		}
+	}
+	slices.Sort(s.Train)
+	slices.Sort(s.Test)
+	return s, nil
 }

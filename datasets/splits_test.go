@@ -127,3 +127,38 @@ func TestHoldOut(t *testing.T) {
 		})
 	}
 }
+
+func TestPerClassSplitAt(t *testing.T) {
+	labels := []int{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 2}
+	for _, per := range []int{1, 2, 3} {
+		s, err := PerClassSplitAt(labels, 4, per, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := map[int]int{}
+		for _, i := range s.Train {
+			count[labels[i]]++
+		}
+		for y := range 3 {
+			if count[y] != per {
+				t.Errorf("per %d: class %d has %d training items", per, y, count[y])
+			}
+		}
+		if len(s.Train)+len(s.Test) != len(labels) || !slices.IsSorted(s.Train) || !slices.IsSorted(s.Test) {
+			t.Errorf("per %d: parts %v %v do not partition the items", per, s.Train, s.Test)
+		}
+		again, _ := PerClassSplitAt(labels, 4, per, 7)
+		if !slices.Equal(again.Train, s.Train) {
+			t.Errorf("per %d: not deterministic", per)
+		}
+		other, _ := PerClassSplitAt(labels, 5, per, 7)
+		if per == 2 && slices.Equal(other.Train, s.Train) {
+			t.Errorf("splits 4 and 5 are equal")
+		}
+	}
+	for _, bad := range []struct{ k, per int }{{-1, 1}, {0, 0}, {0, 4}} {
+		if _, err := PerClassSplitAt(labels, bad.k, bad.per, 7); err == nil {
+			t.Errorf("k %d, per %d: no error", bad.k, bad.per)
+		}
+	}
+}
