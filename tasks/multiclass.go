@@ -14,6 +14,7 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/decoders"
+	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/version"
 	"github.com/maxmargin/repro/metrics"
 	"github.com/maxmargin/repro/models/multiclass"
@@ -21,8 +22,12 @@ import (
 	"github.com/maxmargin/repro/trainers"
 )
 
-// MulticlassName is the multiclass task's name.
-const MulticlassName = "multiclass"
+// MulticlassName is the multiclass task's name; TaxonomyName the
+// multiclass task over a class tree.
+const (
+	MulticlassName = "multiclass"
+	TaxonomyName   = "taxonomy"
+)
 
 // Multiclass is multiclass classification with the joint feature map of
 // Crammer & Singer (2001), one weight vector per class (models/multiclass):
@@ -37,14 +42,30 @@ const MulticlassName = "multiclass"
 // plus a constant bias feature of value 1 at index D+1, as liblinear's
 // `-B 1` appends one (so each class has an intercept, regularised with the
 // rest as liblinear does). Features of other items beyond D carry no
-// weight, as liblinear's predict skips them.
-type Multiclass struct{}
+// weight, as liblinear's predict skips them. On a document corpus (format
+// brown, Corpus.Docs) the features are a tf-idf bag of words fitted on the
+// training part alone (features.FitBagOfWords, every word of a training
+// text), which the trained model keeps to featurise what it predicts.
+//
+// With Taxonomy set it is the task "taxonomy" (Tsochantaridis et al. 2004,
+// section 5.2): the same model with the class embedding Λ of the
+// dataset's tree (Corpus.Embedding; multiclass.NewEmbedded), so that
+// classes share the weights of their ancestors; the dataset's cost is
+// then the tree loss (docs/taxonomy.md).
+type Multiclass struct {
+	Taxonomy bool
+}
 
 // multiclassBias is the value of the bias feature (liblinear's -B).
 const multiclassBias = 1.0
 
-// Name returns "multiclass".
-func (Multiclass) Name() string { return MulticlassName }
+// Name returns "multiclass", or "taxonomy" over a class tree.
+func (t Multiclass) Name() string {
+	if t.Taxonomy {
+		return TaxonomyName
+	}
+	return MulticlassName
+}
 
 // Supports checks the trainer against an empty model: every inference is
 // an enumeration of the classes, so every trainer runs.
@@ -56,8 +77,8 @@ func (Multiclass) Supports(trainer string, v trainers.Values) error {
 	return trainers.Check(trainer, probe, v)
 }
 
-// Metrics declares the error rate and the average cost.
-func (Multiclass) Metrics() metrics.TaskMetrics { return metrics.ForTask(MulticlassName) }
+// Metrics declares the error rate, the average cost and the cost error.
+func (t Multiclass) Metrics() metrics.TaskMetrics { return metrics.ForTask(t.Name()) }
 
 // NewScorer scores an item's one class: each item is one decision for
 // McNemar's test.
@@ -68,39 +89,69 @@ func (Multiclass) NewScorer(c *Corpus, keep func(Outcome)) Scorer {
 // Prepare numbers the features as the training items do, adds the bias
 // feature and builds the model over the training items with the corpus's
 // cost matrix.
-func (Multiclass) Prepare(c *Corpus, train []int, s Settings) (Fitting, error) {
+func (t Multiclass) Prepare(c *Corpus, train []int, s Settings) (Fitting, error) {
 	if err := trainers.Validate(s.Trainer, s.Params); err != nil {
 		return nil, err
 	}
 	if s.Decoder != "" {
-		return nil, fmt.Errorf("decoder %s: the %s model decodes by enumerating its classes", s.Decoder, MulticlassName)
+		return nil, fmt.Errorf("decoder %s: the %s model decodes by enumerating its classes", s.Decoder, t.Name())
 	}
-	if c.Vectors == nil {
-		return nil, fmt.Errorf("the %s task needs feature vectors (a dataset of format %s)", MulticlassName, datasets.FormatLibSVM)
+	if c.Vectors == nil && c.Docs == nil {
+		return nil, fmt.Errorf("the %s task needs feature vectors (a dataset of format %s) or documents (format %s)", t.Name(), datasets.FormatLibSVM, datasets.FormatBrown)
+	}
+	if t.Taxonomy && c.Embedding == nil {
+		return nil, fmt.Errorf("the %s task needs a class tree (a dataset's taxonomy)", t.Name())
 	}
 	if err := datasets.CheckCost(c.Cost, len(c.Labels)); err != nil {
 		return nil, fmt.Errorf("cost matrix: %w (the classes, in order: %s)", err, strings.Join(c.Labels, " "))
 	}
-	dim := 0
-	for _, i := range train {
-		if x := c.Vectors[i]; len(x.Idx) > 0 {
-			dim = max(dim, int(x.Idx[len(x.Idx)-1])+1)
+	f := &multiclassFitting{settings: s, classes: c.Labels, cost: c.Cost}
+	xs := make([]structpred.SparseVec, len(train))
+	if c.Docs != nil {
+		bow, err := features.FitBagOfWords(c.Docs, train, 1)
+		if err != nil {
+			return nil, err
+		}
+		f.bow = bow
+		for j, i := range train {
+			xs[j] = bow.Transform(c.Docs[i])
+		}
+	} else {
+		for j, i := range train {
+			xs[j] = c.Vectors[i]
+		}
+	}
+	for _, x := range xs {
+		if len(x.Idx) > 0 {
+			f.dim = max(f.dim, int(x.Idx[len(x.Idx)-1])+1)
 		}
 	}
 	data := make([]multiclass.Instance, len(train))
 	for j, i := range train {
-		data[j] = multiclass.Instance{X: withBias(c.Vectors[i], dim), Label: c.Sequences[i].Labels[0]}
+		data[j] = multiclass.Instance{X: withBias(xs[j], f.dim), Label: c.Sequences[i].Labels[0]}
 	}
-	model, err := multiclass.New(data, dim+1, len(c.Labels), flatCost(c.Cost))
+	var err error
+	if t.Taxonomy {
+		f.emb = c.Embedding
+		if len(f.emb.Rows) != len(c.Labels) {
+			return nil, fmt.Errorf("%s model: the class tree has %d classes, the data %d", t.Name(), len(f.emb.Rows), len(c.Labels))
+		}
+		f.model, err = multiclass.NewEmbedded(data, f.dim+1, *f.emb, flatCost(c.Cost))
+	} else {
+		f.model, err = multiclass.New(data, f.dim+1, len(c.Labels), flatCost(c.Cost))
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s model: %w", MulticlassName, err)
+		return nil, fmt.Errorf("%s model: %w", t.Name(), err)
 	}
-	return &multiclassFitting{settings: s, classes: c.Labels, dim: dim, cost: c.Cost, model: model}, nil
+	return f, nil
 }
 
 // TrainFile trains a classifier on a libsvm file, with the settings' cost
 // matrix (nil: 0/1) over the file's classes in sorted order.
 func (t Multiclass) TrainFile(ctx context.Context, path string, s Settings) (Model, *trainers.Result, error) {
+	if t.Taxonomy {
+		return nil, nil, fmt.Errorf("the %s task trains through a config (repro run): its class tree is a dataset's taxonomy", t.Name())
+	}
 	v, err := datasets.LoadLibSVM(path)
 	if err != nil {
 		return nil, nil, err
@@ -127,7 +178,8 @@ func (t Multiclass) TrainFile(ctx context.Context, path string, s Settings) (Mod
 	return cl, res, nil
 }
 
-// Decode reads a multiclass model file (see [Classifier.Save]).
+// Decode reads a multiclass model file (see [Classifier.Save]); taxonomy
+// models are not saved.
 func (Multiclass) Decode(b []byte) (Model, error) { return DecodeClassifier(b) }
 
 // ParseCost reads a cost matrix written as rows separated by ';' and
@@ -233,6 +285,8 @@ type multiclassFitting struct {
 	dim      int
 	cost     [][]float64
 	model    *multiclass.Model
+	bow      *features.BagOfWords  // a document corpus's
+	emb      *multiclass.Embedding // the taxonomy task's
 }
 
 func (f *multiclassFitting) Fit(ctx context.Context, opts ...trainers.Option) (Model, *trainers.Result, error) {
@@ -252,6 +306,7 @@ func (f *multiclassFitting) ModelAt(w []float64) (Model, error) {
 	return &Classifier{
 		Trainer: f.settings.Trainer, Params: params, Version: version.String(),
 		Classes: f.classes, Features: f.dim, Cost: f.cost, Weights: w,
+		Embedding: f.emb, bow: f.bow,
 	}, nil
 }
 
@@ -273,20 +328,34 @@ type Classifier struct {
 	Features int
 	// Cost is the cost matrix Δ it was trained with (nil: 0/1).
 	Cost [][]float64
-	// Weights has K·(D+1) entries, class by class (models/multiclass).
+	// Weights has K·(D+1) entries, class by class (models/multiclass);
+	// M·(D+1), node by node, with an Embedding.
 	Weights []float64
+	// Embedding, if not nil, is the class embedding Λ of a taxonomy
+	// model (task taxonomy).
+	Embedding *multiclass.Embedding
+
+	bow *features.BagOfWords // a document model's features
 
 	models sync.Pool // of *multiclass.Model: scoring scratch, one per concurrent call
 }
 
-// TaskName returns "multiclass".
-func (m *Classifier) TaskName() string { return MulticlassName }
+// TaskName returns "multiclass", or "taxonomy" with an embedding.
+func (m *Classifier) TaskName() string {
+	if m.Embedding != nil {
+		return TaxonomyName
+	}
+	return MulticlassName
+}
 
 // Describe names the trainer with its params.
 func (m *Classifier) Describe() string { return describe(m.Trainer, m.Params) }
 
 // Predict classifies corpus item i.
 func (m *Classifier) Predict(c *Corpus, i int) Prediction {
+	if m.bow != nil {
+		return Prediction{Labels: []int{m.Classify(m.bow.Transform(c.Docs[i]))}}
+	}
 	return Prediction{Labels: []int{m.Classify(c.Vectors[i])}}
 }
 
@@ -296,7 +365,12 @@ func (m *Classifier) Classify(x structpred.SparseVec) int {
 	mm, ok := m.models.Get().(*multiclass.Model)
 	if !ok {
 		var err error
-		if mm, err = multiclass.New(nil, m.Features+1, len(m.Classes), flatCost(m.Cost)); err != nil {
+		if m.Embedding != nil {
+			mm, err = multiclass.NewEmbedded(nil, m.Features+1, *m.Embedding, flatCost(m.Cost))
+		} else {
+			mm, err = multiclass.New(nil, m.Features+1, len(m.Classes), flatCost(m.Cost))
+		}
+		if err != nil {
 			panic(fmt.Sprintf("tasks: a multiclass model over no data: %v", err)) // check validated the shape
 		}
 	}
@@ -382,12 +456,16 @@ func (e *MulticlassEvaluation) WriteReport(w io.Writer) error {
 // check validates a classifier before it classifies or is saved.
 func (m *Classifier) check() error {
 	k := len(m.Classes)
+	outputs := k
+	if m.Embedding != nil {
+		outputs = m.Embedding.M
+	}
 	switch {
 	case k < 1:
 		return fmt.Errorf("classifier has no classes")
 	case m.Features < 0:
 		return fmt.Errorf("%d features", m.Features)
-	case int64(k)*int64(m.Features+1) != int64(len(m.Weights)):
+	case int64(outputs)*int64(m.Features+1) != int64(len(m.Weights)):
 		return fmt.Errorf("%d weights for %d classes of %d features and the bias", len(m.Weights), k, m.Features)
 	}
 	if err := datasets.CheckCost(m.Cost, k); err != nil {

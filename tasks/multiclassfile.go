@@ -35,6 +35,9 @@ func (m *Classifier) Save(w io.Writer) error {
 	if err := m.check(); err != nil {
 		return fmt.Errorf("save model: %w", err)
 	}
+	if m.Embedding != nil || m.bow != nil {
+		return fmt.Errorf("save model: the file format holds a flat classifier over given feature vectors; a taxonomy model or one over documents is not saved")
+	}
 	err := modelfile.Write(w, ClassifierFormatVersion, func(w io.Writer) error {
 		buf, err := modelfile.AppendHeader(nil, classifierHeader{
 			Task: MulticlassName, Trainer: m.Trainer, Params: m.Params, DataHash: m.DataHash, Version: m.Version,

@@ -72,7 +72,7 @@ func TestTasksScoreTheirDeclaredMetrics(t *testing.T) {
 	optional := []string{metrics.TokenErrorFile, metrics.TrainError, metrics.Constraints, metrics.SupportLoss}
 	for _, task := range tasks.All() {
 		c, pred := c, pred
-		if task.Name() == tasks.MulticlassName || task.Name() == tasks.MILName {
+		if task.Name() == tasks.MulticlassName || task.Name() == tasks.TaxonomyName || task.Name() == tasks.MILName {
 			c, pred = vc, tasks.Prediction{Labels: []int{0}} // a bag, too, is a one-token item
 		}
 		decl := task.Metrics()

@@ -29,6 +29,7 @@ import (
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/modelfile"
 	"github.com/maxmargin/repro/metrics"
+	"github.com/maxmargin/repro/models/multiclass"
 	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
@@ -86,6 +87,13 @@ type Corpus struct {
 	// Bags are the instances of each bag of a multiple-instance dataset,
 	// one per item, whose one-token sequence holds its label.
 	Bags [][]structpred.SparseVec
+	// Docs are the words of a document corpus's items (format brown), one
+	// class each: the multiclass tasks fit a bag of words on each
+	// training part (features.FitBagOfWords) instead of taking Vectors.
+	Docs [][]string
+	// Embedding is the class embedding Λ of a dataset's taxonomy (the
+	// taxonomy task's; nil: none).
+	Embedding *multiclass.Embedding
 }
 
 // Settings are a training's trainer and, where the task has them, its
@@ -177,6 +185,7 @@ func All() []Task {
 		Parsing{},
 		Multiclass{},
 		MIL{},
+		Multiclass{Taxonomy: true},
 	}
 }
 
