@@ -5,14 +5,17 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/models/multiclass"
 	"github.com/maxmargin/repro/structpred"
 	tasklib "github.com/maxmargin/repro/tasks"
+	"github.com/maxmargin/repro/taxonomy"
 )
 
 // preparedData is a dataset with its features extracted once, when a unit
@@ -60,6 +63,11 @@ type preparedData struct {
 	// given with the data; cost its declared cost matrix (nil: 0/1).
 	vectors []structpred.SparseVec
 	cost    [][]float64
+	// docs are a document corpus's texts (format brown); embedding the
+	// class embedding of a dataset's taxonomy, whose tree loss is then
+	// cost.
+	docs      [][]string
+	embedding *multiclass.Embedding
 
 	// mu guards pending and released, and the feature fields above (attrs,
 	// arcs, pixels, pixelDegree) while they are extracted: read those only
@@ -77,7 +85,7 @@ type preparedData struct {
 func (d *preparedData) release() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.seqs, d.attrs, d.values, d.arcs, d.pixels, d.vectors = nil, nil, nil, nil, nil, nil
+	d.seqs, d.attrs, d.values, d.arcs, d.pixels, d.vectors, d.docs = nil, nil, nil, nil, nil, nil, nil
 	d.pending, d.released = nil, true // the closure holds the corpus
 }
 
@@ -148,6 +156,15 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 			return nil, err
 		}
 		corpus, parts := loaded.Corpus, loaded.Parts
+		tree, err := spec.Tree(cfg.File())
+		if err != nil {
+			return nil, err
+		}
+		if tree != nil {
+			if corpus, err = byTree(corpus, tree); err != nil {
+				return nil, fmt.Errorf("dataset %q: taxonomy: %w", spec.Name, err)
+			}
+		}
 		if n := len(loaded.Repairs); n > 0 && opt.Progress != nil {
 			fmt.Fprintf(opt.Progress, "repro: warning: dataset %q: %d tags break the label encoding's rules and were read as conlleval reads them (repair: true), first: %v\n", spec.Name, n, loaded.Repairs[0])
 		}
@@ -160,6 +177,9 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 			hash:     corpusHash(corpus, parts, loaded.Attributes, loaded.Vectors, cost, loaded.Bags),
 			chunked:  spec.Synthetic == nil && decl.Format == datasets.FormatCoNLL && !strings.EqualFold(decl.Scheme, string(datasets.Plain)),
 			features: cfg.FeaturesOf(i).Resolved()}
+		if loaded.Docs != nil || tree != nil {
+			d.hash = documentsHash(d.hash, loaded.Docs, tree)
+		}
 		d.columns = extraColumns(decl)
 		if d.chunked {
 			if d.scheme, err = datasets.ParseScheme(decl.Scheme); err != nil {
@@ -176,6 +196,11 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 			d.vectors, d.cost = loaded.Vectors, cost
 		case loaded.Bags != nil: // features.kind given (validateFeatures)
 			d.bags = loaded.Bags
+		case loaded.Docs != nil: // features.kind given (validateFeatures)
+			d.docs, d.cost = loaded.Docs, cost
+			if tree != nil {
+				d.cost, d.embedding = treeCost(tree), new(tree.Embedding())
+			}
 		case cfg.Features.Kind == config.FeaturesGiven:
 			if err := givenAttributes(d, loaded.Attributes, cfg.Tasks); err != nil {
 				return nil, fmt.Errorf("dataset %q: %w", spec.Name, err)
@@ -331,6 +356,54 @@ func corpusHash(c *datasets.Corpus, parts []int, a *datasets.Attributes, vectors
 			fmt.Fprintf(h, "%v%v", x.Idx, x.Val)
 		}
 		h.Write([]byte("\n"))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// byTree returns c with its classes in the order of tree's leaves, each of
+// c's classes a leaf and each leaf a class of c.
+func byTree(c *datasets.Corpus, tree *taxonomy.Tree) (*datasets.Corpus, error) {
+	classes := tree.Classes()
+	for _, l := range c.Labels {
+		if !slices.Contains(classes, l) {
+			return nil, fmt.Errorf("class %q of the data is no leaf of the tree (leaves: %s)", l, strings.Join(classes, ", "))
+		}
+	}
+	for _, l := range classes {
+		if !slices.Contains(c.Labels, l) {
+			return nil, fmt.Errorf("leaf %q of the tree is no class of the data (classes: %s)", l, strings.Join(c.Labels, ", "))
+		}
+	}
+	out := *c
+	out.Labels = classes
+	out.Sequences = make([]structpred.Sequence, len(c.Sequences))
+	for i, s := range c.Sequences {
+		s.Labels = []int{slices.Index(classes, c.Labels[s.Labels[0]])}
+		out.Sequences[i] = s
+	}
+	return &out, nil
+}
+
+// treeCost is the tree loss as a cost matrix's rows.
+func treeCost(tree *taxonomy.Tree) [][]float64 {
+	c := tree.Cost()
+	out := make([][]float64, c.K)
+	for y := range c.K {
+		out[y] = c.M[y*c.K : (y+1)*c.K]
+	}
+	return out
+}
+
+// documentsHash extends a corpus's fingerprint with its documents' words
+// and its taxonomy's nodes and embedding.
+func documentsHash(base string, docs [][]string, tree *taxonomy.Tree) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", base)
+	for _, d := range docs {
+		fmt.Fprintf(h, "W%q\n", d)
+	}
+	if tree != nil {
+		fmt.Fprintf(h, "T%q%v\n", tree.Nodes(), tree.Embedding().Rows)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }

@@ -27,6 +27,12 @@ func (r *runner) parts(u unitSpec) (train, eval []int, err error) {
 		split, dev, err = datasets.InstanceSplit(d.parts, d.instances, u.Split)
 	case config.SplitFile:
 		split, dev, err = r.fileSplit(u)
+	case config.SplitPerClass:
+		classes := make([]int, len(d.seqs))
+		for i, s := range d.seqs {
+			classes[i] = s.Labels[0]
+		}
+		split, err = datasets.PerClassSplitAt(classes, u.Split, int(u.TrainFraction), u.Seed)
 	default:
 		split, err = datasets.SplitAt(len(d.seqs), u.Split, u.TrainFraction, u.Seed)
 	}

@@ -232,6 +232,7 @@ func (d *PageDir) row(label string) (Row, error) {
 //	paper DIR ROW TRAINER            the paper's values: .Err .Tok .Seg .F1, .Num METRIC
 //	test DIR ROW A B METRIC          a configured comparison: .Diff (A - B, points), .P, .Test
 //	points X Y                       X - Y (two numbers as strings) to 2 decimals, signed
+//	relative X Y                     (X - Y)/Y in percent to 2 decimals, signed (Table 1 of Tsochantaridis et al. 2004)
 func (d *PageDir) execute(dirs map[string]*PageDir, name, text string) (string, error) {
 	dir := func(n string) (*PageDir, error) {
 		if n == "" {
@@ -271,6 +272,17 @@ func (d *PageDir) execute(dirs map[string]*PageDir, name, text string) (string, 
 				return "", err
 			}
 			return fmt.Sprintf("%+.2f", a-b), nil
+		},
+		"relative": func(x, y string) (string, error) {
+			a, err1 := strconv.ParseFloat(x, 64)
+			b, err2 := strconv.ParseFloat(y, 64)
+			if err := errors.Join(err1, err2); err != nil {
+				return "", err
+			}
+			if b == 0 {
+				return "", fmt.Errorf("relative %s %s: relative to 0", x, y)
+			}
+			return fmt.Sprintf("%+.2f", 100*(a-b)/b), nil
 		},
 	}
 	t, err := template.New(d.Dir + " " + name).Funcs(funcs).Option("missingkey=error").Parse(text)
@@ -339,7 +351,11 @@ type paperView struct {
 func (d *PageDir) paperValue(label, trainer string) (paperView, error) {
 	if d.PaperTable != nil {
 		for _, r := range d.PaperTable.Rows {
-			if r.Paper.Trainer == trainer && r.Paper.Dataset+"/"+r.Paper.Task == label {
+			at := r.Paper.Dataset + "/" + r.Paper.Task
+			if r.Paper.TrainFraction != 0 {
+				at += "/" + strconv.FormatFloat(r.Paper.TrainFraction, 'g', -1, 64)
+			}
+			if r.Paper.Trainer == trainer && at == label {
 				first := ""
 				if len(r.lineOne) > 0 {
 					first = r.lineOne[0]

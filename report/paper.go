@@ -47,8 +47,15 @@ type PaperValue struct {
 	Dataset string
 	Task    string
 	Trainer string // a column of the Table: a trainer name or a config's label
-	Metrics map[string]float64
+	// TrainFraction, if not 0, ties the value to our rows of that train
+	// fraction (the training items per class of per-class splits), for
+	// a paper that reports several training sizes; 0: every row.
+	TrainFraction float64
+	Metrics       map[string]float64
 }
+
+// paperTrainFraction is the JSON key of PaperValue.TrainFraction.
+const paperTrainFraction = "train_fraction"
 
 // MarshalJSON writes v as one flat object.
 func (v PaperValue) MarshalJSON() ([]byte, error) {
@@ -70,6 +77,11 @@ func (v PaperValue) MarshalJSON() ([]byte, error) {
 	}
 	for _, kv := range []struct{ k, v string }{{"dataset", v.Dataset}, {"task", v.Task}, {"trainer", v.Trainer}} {
 		if err := field(kv.k, kv.v); err != nil {
+			return nil, err
+		}
+	}
+	if v.TrainFraction != 0 {
+		if err := field(paperTrainFraction, v.TrainFraction); err != nil {
 			return nil, err
 		}
 	}
@@ -101,6 +113,12 @@ func (v *PaperValue) UnmarshalJSON(b []byte) error {
 			}
 			delete(raw, k)
 		}
+	}
+	if x, ok := raw[paperTrainFraction]; ok {
+		if err := json.Unmarshal(x, &v.TrainFraction); err != nil {
+			return fmt.Errorf("paper value %s: %w", paperTrainFraction, err)
+		}
+		delete(raw, paperTrainFraction)
 	}
 	legacy := metrics.ForTask(v.Task).Legacy
 	for _, k := range slices.Sorted(maps.Keys(raw)) {
@@ -160,7 +178,7 @@ func (p PaperReference) Validate() error {
 			}
 		}
 		for _, w := range p.Values[:i] {
-			if w.Dataset == v.Dataset && w.Task == v.Task && w.Trainer == v.Trainer {
+			if w.Dataset == v.Dataset && w.Task == v.Task && w.Trainer == v.Trainer && w.TrainFraction == v.TrainFraction {
 				return fmt.Errorf("report: paper: %s listed twice", v.name())
 			}
 		}
@@ -253,7 +271,7 @@ func ComparePaper(t *Table, ref PaperReference) *PaperTable {
 		missing := PaperRow{Paper: v, Ours: Cell{Trainer: v.Trainer, Text: "-"}}
 		found := false
 		for _, row := range t.Rows {
-			if row.Dataset != v.Dataset || row.Task != v.Task {
+			if row.Dataset != v.Dataset || row.Task != v.Task || v.TrainFraction != 0 && row.TrainFraction != v.TrainFraction {
 				continue
 			}
 			missing.Metrics = row.Metrics

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -435,5 +436,31 @@ func TestWriteAllInvalidPaperWritesNothing(t *testing.T) {
 	}
 	if names := dirNames(t, dir); len(names) > 0 {
 		t.Errorf("WriteAll failed but wrote %q", names)
+	}
+}
+
+// A value with a train fraction sits beside our row of that fraction
+// only, and survives report.json.
+func TestComparePaperAtFraction(t *testing.T) {
+	t.Parallel()
+	tab, err := Summarize(curveRuns(), Options{Trainers: curveTrainers()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := PaperValue{Dataset: "cora", Task: "sequence", Trainer: "margin", TrainFraction: 0.25, Metrics: map[string]float64{"token_error": 10}}
+	pt := ComparePaper(tab, PaperReference{Source: "Figure 1", Values: []PaperValue{v}})
+	if len(pt.Rows) != 1 || pt.Rows[0].TrainFraction != 0.25 || pt.Rows[0].Ours.N != 3 {
+		t.Fatalf("rows %+v, want one at fraction 0.25 with 3 runs", pt.Rows)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back PaperValue
+	if err := json.Unmarshal(b, &back); err != nil || back.TrainFraction != 0.25 || back.Metrics["token_error"] != 10 {
+		t.Errorf("%s read back as %+v (%v)", b, back, err)
+	}
+	if b, _ := json.Marshal(PaperValue{Dataset: "d", Task: "sequence", Trainer: "t"}); strings.Contains(string(b), "train_fraction") {
+		t.Errorf("no fraction written as %s", b)
 	}
 }

@@ -152,7 +152,7 @@ func TestReadSpecErrors(t *testing.T) {
 		{"trailing data", `{"trainers": ["margin"]} {}`, "trailing data"},
 		{"invalid figure", `{"figures": [{"name": "f", "dataset": "cora", "task": "sequence", "x": "train_fraction", "y": "f1"}]}`, `unknown y "f1"`},
 		{"not JSON", `trainers: [margin]`, "invalid character"},
-		{"unknown paper field", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin", "accuracy": 0.9}]}}`, `unknown field "accuracy"`},
+		{"unknown paper field", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin", "recall": 0.9}]}}`, `unknown field "recall"`},
 		{"invalid paper", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin"}]}}`, "cora/sequence margin: no metric"},
 		{"paper value of no metric", `{"paper": {"source": "x", "values": [{"dataset": "cora", "task": "sequence", "trainer": "margin", "token_eror": 1}]}}`, `unknown field "token_eror"`},
 	} {

@@ -245,7 +245,7 @@ func TestSummarizeErrors(t *testing.T) {
 		{"duplicate split", with(func(r *Run) { r.Key = "k2" }), Options{}, `runs "k" and "k2" are both cora/sequence/0 margin split 0`},
 		{"missing trainer", with(func(r *Run) { r.Trainer = "" }), Options{}, "dataset, task and trainer must be set"},
 		{"missing dataset", with(func(r *Run) { r.Dataset = "" }), Options{}, "dataset, task and trainer must be set"},
-		{"unknown metric", []Run{run}, Options{Metric: "accuracy"}, `unknown metric "accuracy"`},
+		{"unknown metric", []Run{run}, Options{Metric: "recall"}, `unknown metric "recall"`},
 		{"trainer listed twice", []Run{run}, Options{Trainers: []string{"margin", "margin"}}, "listed twice"},
 		{"empty trainer listed", []Run{run}, Options{Trainers: []string{""}}, "empty trainer name"},
 		{"comparison with unknown trainer", []Run{run}, Options{Comparisons: []Comparison{{"margin", "slak"}}}, `unknown trainer "slak"`},

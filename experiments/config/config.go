@@ -26,6 +26,7 @@ import (
 	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/tasks"
+	"github.com/maxmargin/repro/taxonomy"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -118,6 +119,20 @@ type DatasetSpec struct {
 	Cost [][]float64 `yaml:"cost,omitempty"`
 	// First keeps the first First sequences of the file (path) only.
 	First int `yaml:"first,omitempty"`
+	// Taxonomy is a class tree over a vector or document dataset's classes
+	// (package taxonomy's YAML list): its leaves are the classes, the tree
+	// loss the dataset's cost, and the taxonomy task embeds the classes by
+	// it (docs/taxonomy.md).
+	Taxonomy *yaml.Node `yaml:"taxonomy,omitempty"`
+}
+
+// Tree parses the dataset's taxonomy (nil without one); errors name file
+// and line.
+func (d DatasetSpec) Tree(file string) (*taxonomy.Tree, error) {
+	if d.Taxonomy == nil {
+		return nil, nil
+	}
+	return taxonomy.FromNode(d.Taxonomy, file)
 }
 
 // LoadedSplitFile returns the splits of splits.kind file, read when the
@@ -184,6 +199,10 @@ type SplitSpec struct {
 	// belongs to the experiment, like the config, and may be committed
 	// beside it, whereas dataset paths name data under the data directory.
 	Path string `yaml:"path,omitempty"`
+	// TrainPerClass are the training items per class of kind per_class
+	// (each a row of the tables, as a training fraction is; units hold
+	// it as their train_fraction).
+	TrainPerClass []int `yaml:"train_per_class,omitempty"`
 }
 
 // FeatureSpec selects the feature templates: "citation" (the default; token
@@ -380,6 +399,9 @@ const (
 	// TaskMIL is multiple-instance learning with a latent-variable model
 	// (Pletscher et al. 2010, section 8.3): bag accuracy.
 	TaskMIL = tasks.MILName
+	// TaskTaxonomy is the multiclass task over a dataset's class tree
+	// (Tsochantaridis et al. 2004, section 5.2).
+	TaskTaxonomy = tasks.TaxonomyName
 )
 
 // KnownTasks lists the task names a config may use.
@@ -461,8 +483,9 @@ func featureKinds() []string {
 // Split kinds: random train/test splits, the dataset's own folds (train
 // on fold k, test on all others, as in the OCR experiments), a corpus's
 // fixed parts (train on train, choose on dev, test once on test, as shared
-// tasks distribute them), or the explicit splits of a split file (published
-// splits, or those another tool ran on).
+// tasks distribute them), the explicit splits of a split file (published
+// splits, or those another tool ran on), or random splits with a number
+// of training items per class (Table 1 of Tsochantaridis et al. 2004).
 const (
 	SplitRandom = "random"
 	SplitFold   = "fold"
@@ -472,11 +495,14 @@ const (
 	// generated dataset and tests on its test draw (Synth1–3: fresh data
 	// per split, as Pletscher et al. average over instantiations).
 	SplitInstance = "instance"
+	// SplitPerClass draws train_per_class training items of every class
+	// at random, the rest for testing.
+	SplitPerClass = "per_class"
 )
 
 // splitKinds lists the split kinds, sorted.
 func splitKinds() []string {
-	return []string{SplitFile, SplitFixed, SplitFold, SplitInstance, SplitRandom}
+	return []string{SplitFile, SplitFixed, SplitFold, SplitInstance, SplitPerClass, SplitRandom}
 }
 
 // TrainerSpec is one trainer and its hyperparameter grid.
@@ -606,10 +632,14 @@ type PaperSpec struct {
 // from before metrics were data name parsing's attachment error
 // token_error, which is read as it (metrics.TaskMetrics.Legacy).
 type PaperValueSpec struct {
-	Dataset string             `yaml:"dataset,omitempty"`
-	Task    string             `yaml:"task,omitempty"`
-	Trainer string             `yaml:"trainer,omitempty"`
-	Metrics map[string]float64 `yaml:",inline"`
+	Dataset string `yaml:"dataset,omitempty"`
+	Task    string `yaml:"task,omitempty"`
+	Trainer string `yaml:"trainer,omitempty"`
+	// TrainFraction ties the value to our rows of one train fraction (for
+	// per-class splits, the training items per class), when the paper
+	// reports several training sizes; unset: every row.
+	TrainFraction float64            `yaml:"train_fraction,omitempty"`
+	Metrics       map[string]float64 `yaml:",inline"`
 }
 
 // metrics returns v's metrics under their current names.
@@ -722,7 +752,12 @@ func (c *Config) resolve() error {
 	if c.Features.Kind == FeaturesPixels && !c.has("features", "degree") {
 		c.Features.Degree = 1
 	}
-	if !c.has("splits", "train_fractions") {
+	if c.Splits.Kind == SplitPerClass && !c.has("splits", "train_fractions") {
+		c.Splits.TrainFractions = nil
+		for _, n := range c.Splits.TrainPerClass {
+			c.Splits.TrainFractions = append(c.Splits.TrainFractions, float64(n))
+		}
+	} else if !c.has("splits", "train_fractions") {
 		c.Splits.TrainFractions = []float64{0.25}
 		switch c.Splits.Kind {
 		case SplitFold:
@@ -1011,6 +1046,12 @@ func (c *Config) validateSplits() error {
 		return c.fail(at{"splits", "path"}, "a split file is read by splits.kind %s; remove path or set the kind", SplitFile)
 	case s.Kind == SplitFold && c.has("splits", "train_fractions"):
 		return c.fail(at{"splits", "train_fractions"}, "fold splits train on one fold; remove train_fractions")
+	case s.Kind == SplitPerClass && c.has("splits", "train_fractions"):
+		return c.fail(at{"splits", "train_fractions"}, "per-class splits take train_per_class, not train_fractions")
+	case s.Kind == SplitPerClass && len(s.TrainPerClass) == 0:
+		return c.fail(at{"splits", "train_per_class"}, "per-class splits need the training items per class, e.g. [2, 4]")
+	case s.Kind != SplitPerClass && c.has("splits", "train_per_class"):
+		return c.fail(at{"splits", "train_per_class"}, "applies to splits.kind %s only", SplitPerClass)
 	case (s.Kind == SplitFixed || s.Kind == SplitInstance) && c.has("splits", "train_fractions"):
 		return c.fail(at{"splits", "train_fractions"}, "%s splits train on the train part; remove train_fractions", s.Kind)
 	case s.Kind == SplitFixed && s.Count != 1:
@@ -1046,6 +1087,17 @@ func (c *Config) validateSplits() error {
 		for i, d := range c.Datasets {
 			if d.Synthetic != nil || !d.Declaration().Fixed() {
 				return c.fail(at{"datasets", i, "name"}, "splits.kind fixed needs a dataset with train and test files (e.g. conll2003, or train:/test: in the entry), not %q", d.Name)
+			}
+		}
+		return nil
+	}
+	if s.Kind == SplitPerClass {
+		for i, n := range s.TrainPerClass {
+			if n < 1 {
+				return c.fail(at{"splits", "train_per_class", i}, "must be at least 1, got %d", n)
+			}
+			if j := slices.Index(s.TrainPerClass[:i], n); j >= 0 {
+				return c.fail(at{"splits", "train_per_class", i}, "%d listed twice", n)
 			}
 		}
 		return nil
@@ -1162,7 +1214,19 @@ func (c *Config) validateFeatures() error {
 			return c.fail(at{"datasets", i}, "dataset %q: treebanks (format %s) go with the parsing task and features.kind %s, and only they do", d.Name, datasets.FormatCoNLLU, FeaturesDependency)
 		}
 		decl := d.Declaration()
-		vectors := d.Synthetic == nil && decl.Vectorial()
+		vectors := d.Synthetic == nil && (decl.Vectorial() || decl.Format == datasets.FormatBrown)
+		if d.Taxonomy != nil && !vectors {
+			return c.fail(at{"datasets", i, "taxonomy"}, "a taxonomy applies to feature vectors or documents (format %s, %s) only", datasets.FormatLibSVM, datasets.FormatBrown)
+		}
+		if d.Taxonomy != nil && d.Cost != nil {
+			return c.fail(at{"datasets", i, "cost"}, "a dataset with a taxonomy has its tree loss as its cost: remove cost")
+		}
+		if _, err := d.Tree(c.file); err != nil {
+			return err
+		}
+		if d.Taxonomy == nil && slices.Contains(c.Tasks, TaskTaxonomy) {
+			return c.fail(at{"datasets", i}, "dataset %q: the %s task needs a class tree: give the dataset a taxonomy", d.Name, TaskTaxonomy)
+		}
 		if d.Cost != nil && !vectors {
 			return c.fail(at{"datasets", i, "cost"}, "a cost matrix applies to feature vectors (format %s, blobs) only", datasets.FormatLibSVM)
 		}
@@ -1175,8 +1239,9 @@ func (c *Config) validateFeatures() error {
 			}
 			return c.fail(at{"datasets", i}, "dataset %q: attribute files (format %s) go with features.kind %s (their attributes are the features), and only they do (or feature vectors, format %s)", d.Name, datasets.FormatCRFsuite, FeaturesGiven, datasets.FormatLibSVM)
 		}
-		if vectors != slices.Contains(c.Tasks, TaskMulticlass) || vectors && len(c.Tasks) > 1 {
-			return c.fail(at{"datasets", i}, "dataset %q: feature vectors (format %s, blobs) go with the %s task alone, and only they do", d.Name, datasets.FormatLibSVM, TaskMulticlass)
+		vectorTasks := !slices.ContainsFunc(c.Tasks, func(t string) bool { return t != TaskMulticlass && t != TaskTaxonomy })
+		if vectors != vectorTasks {
+			return c.fail(at{"datasets", i}, "dataset %q: feature vectors and documents (format %s, blobs, %s) go with the %s and %s tasks alone, and only they do", d.Name, datasets.FormatLibSVM, datasets.FormatBrown, TaskMulticlass, TaskTaxonomy)
 		}
 	}
 	if err := c.validatePairs(f.Pairs, "features", "pairs"); err != nil {
@@ -1582,7 +1647,7 @@ func (c *Config) validatePaper() error {
 			}
 		}
 		for j, w := range p.Values[:i] {
-			if w.Dataset == v.Dataset && w.Task == v.Task && w.Trainer == v.Trainer {
+			if w.Dataset == v.Dataset && w.Task == v.Task && w.Trainer == v.Trainer && w.TrainFraction == v.TrainFraction {
 				return c.fail(at{"paper", "values", i}, "%s/%s %s listed twice (first at line %d)", v.Dataset, v.Task, v.Trainer, c.line("paper", "values", j))
 			}
 		}
@@ -1615,7 +1680,7 @@ func (c *Config) ReportSpec() report.Spec {
 func (p *PaperSpec) reportReference() *report.PaperReference {
 	ref := &report.PaperReference{Source: p.Source, Note: p.Note}
 	for _, v := range p.Values {
-		ref.Values = append(ref.Values, report.PaperValue{Dataset: v.Dataset, Task: v.Task, Trainer: v.Trainer, Metrics: v.metrics()})
+		ref.Values = append(ref.Values, report.PaperValue{Dataset: v.Dataset, Task: v.Task, Trainer: v.Trainer, TrainFraction: v.TrainFraction, Metrics: v.metrics()})
 	}
 	return ref
 }
@@ -1663,7 +1728,7 @@ func (c *Config) Effective() ([]byte, error) {
 			e.Datasets[i].Synthetic = &s
 		}
 	}
-	if e.Splits.Kind == SplitFold || e.Splits.Kind == SplitFixed || e.Splits.Kind == SplitFile || e.Splits.Kind == SplitInstance {
+	if e.Splits.Kind == SplitFold || e.Splits.Kind == SplitFixed || e.Splits.Kind == SplitFile || e.Splits.Kind == SplitInstance || e.Splits.Kind == SplitPerClass {
 		e.Splits.TrainFractions = nil // by fold or part; the key is not allowed
 	}
 	if e.Features.Kind == FeaturesCitation {

@@ -113,7 +113,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"columns on a cora file", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mine\n    format: cora\n    path: a.txt\n    columns: [word, label]", []string{"bad.yaml:7:", "datasets[0].columns", "applies to format conll only"}},
 		{"fixed splits on one file", "  count: 2\n  train_fractions: [0.5]", "  kind: fixed", []string{"bad.yaml:4:", "splits.kind fixed needs a dataset with train and test files"}},
 		{"fixed splits with fractions", "  count: 2\n", "  kind: fixed\n", []string{"bad.yaml:8:", "fixed splits train on the train part; remove train_fractions"}},
-		{"unknown split kind", "  count: 2\n", "  kind: fixd\n", []string{"bad.yaml:7:", "splits.kind", "known: file, fixed, fold, instance, random"}},
+		{"unknown split kind", "  count: 2\n", "  kind: fixd\n", []string{"bad.yaml:7:", "splits.kind", "known: file, fixed, fold, instance, per_class, random"}},
 		{"bags without the mil task", "  - name: synthetic\n    synthetic: {sequences: 40, labels: 3}", "  - name: mil-p1", []string{"bad.yaml:4:", "datasets[0]", "bags of instances (mil-p1, mil-p25) go with the mil task alone"}},
 		{"instance splits on data without instantiations", "  count: 2\n  train_fractions: [0.5]", "  kind: instance", []string{"bad.yaml:4:", "splits.kind instance needs a generated dataset with instantiations (synth1, synth2, synth3, mil-p1, mil-p25), not \"synthetic\""}},
 		{"instance splits with fractions", "  count: 2\n", "  kind: instance\n", []string{"bad.yaml:8:", "instance splits train on the train part; remove train_fractions"}},
@@ -350,14 +350,25 @@ func TestParseConfigFigureEveryTask(t *testing.T) {
 func TestMulticlassConfigRules(t *testing.T) {
 	t.Parallel()
 	for text, want := range map[string]string{
-		"datasets: [{name: blobs}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":                           "",
-		"datasets: [{name: blobs, cost: [[0, 1], [1, 0]]}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":   "",
-		"datasets: [{name: blobs}]\ntasks: [multiclass]\n":                                                    "go with features.kind given",
-		"datasets: [{name: blobs}]\ntasks: [sequence]\nfeatures: {kind: given}\n":                             "go with the multiclass task alone",
-		"datasets: [{name: synthetic}]\ntasks: [multiclass]\n":                                                "feature vectors (format libsvm, blobs) go with the multiclass task alone, and only they do",
-		"datasets: [{name: synthetic, cost: [[0]]}]\ntasks: [sequence]\n":                                     "applies to feature vectors",
-		"datasets: [{name: m, format: libsvm, path: m.txt}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":  "",
-		"datasets: [{name: m, format: conll, path: m.txt, encoding: none, cost: [[0]]}]\ntasks: [sequence]\n": "datasets[0].cost",
+		"datasets: [{name: blobs}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":                                                                                                         "",
+		"datasets: [{name: blobs, cost: [[0, 1], [1, 0]]}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":                                                                                 "",
+		"datasets: [{name: blobs}]\ntasks: [multiclass]\n":                                                                                                                                  "go with features.kind given",
+		"datasets: [{name: blobs}]\ntasks: [sequence]\nfeatures: {kind: given}\n":                                                                                                           "go with the multiclass and taxonomy tasks alone",
+		"datasets: [{name: synthetic}]\ntasks: [multiclass]\n":                                                                                                                              "go with the multiclass and taxonomy tasks alone, and only they do",
+		"datasets: [{name: blobs}]\ntasks: [multiclass, sequence]\nfeatures: {kind: given}\n":                                                                                               "go with the multiclass and taxonomy tasks alone",
+		"datasets: [{name: blobs}]\ntasks: [taxonomy]\nfeatures: {kind: given}\n":                                                                                                           "the taxonomy task needs a class tree",
+		"datasets: [{name: blobs, taxonomy: [a: [\"-1\", \"1\"], b: [\"2\"]]}]\ntasks: [taxonomy]\nfeatures: {kind: given}\n":                                                               "",
+		"datasets: [{name: blobs, taxonomy: [x, x]}]\ntasks: [taxonomy]\nfeatures: {kind: given}\n":                                                                                         "already defined",
+		"datasets: [{name: blobs, taxonomy: [x, y], cost: [[0, 1], [1, 0]]}]\ntasks: [taxonomy]\nfeatures: {kind: given}\n":                                                                 "remove cost",
+		"datasets: [{name: synthetic, taxonomy: [x, y]}]\ntasks: [sequence]\n":                                                                                                              "a taxonomy applies to feature vectors or documents",
+		"datasets: [{name: b, format: brown, path: brown}]\ntasks: [multiclass, taxonomy]\nfeatures: {kind: given}\n":                                                                       "the taxonomy task needs a class tree",
+		"datasets: [{name: b, format: brown, path: brown, taxonomy: [x, y]}]\ntasks: [multiclass, taxonomy]\nfeatures: {kind: given}\nsplits: {kind: per_class, train_per_class: [2, 4]}\n": "",
+		"datasets: [{name: blobs}]\ntasks: [multiclass]\nfeatures: {kind: given}\nsplits: {kind: per_class}\n":                                                                              "need the training items per class",
+		"datasets: [{name: blobs}]\ntasks: [multiclass]\nfeatures: {kind: given}\nsplits: {kind: per_class, train_per_class: [0]}\n":                                                        "must be at least 1",
+		"datasets: [{name: blobs}]\ntasks: [multiclass]\nfeatures: {kind: given}\nsplits: {train_per_class: [2]}\n":                                                                         "applies to splits.kind per_class only",
+		"datasets: [{name: synthetic, cost: [[0]]}]\ntasks: [sequence]\n":                                                                                                                   "applies to feature vectors",
+		"datasets: [{name: m, format: libsvm, path: m.txt}]\ntasks: [multiclass]\nfeatures: {kind: given}\n":                                                                                "",
+		"datasets: [{name: m, format: conll, path: m.txt, encoding: none, cost: [[0]]}]\ntasks: [sequence]\n":                                                                               "datasets[0].cost",
 	} {
 		_, err := Parse([]byte("name: m\n"+text+"trainers: [{name: perceptron}]\n"), "m.yaml")
 		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {

@@ -213,6 +213,10 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 		v.Set(p)
 		return nil
 	}
+	if v.Type() == reflect.TypeFor[yaml.Node]() {
+		v.Set(reflect.ValueOf(*n)) // a block its own reader decodes (e.g. a taxonomy)
+		return nil
+	}
 	switch v.Kind() {
 	case reflect.Struct:
 		return d.decodeStruct(n, v, path)

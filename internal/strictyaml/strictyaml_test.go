@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 type inner struct {
@@ -184,5 +186,23 @@ func TestInline(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A yaml.Node field takes its block as written, for its own reader.
+func TestDecodeNode(t *testing.T) {
+	var s struct {
+		Tree *yaml.Node `yaml:"tree"`
+	}
+	doc := Doc{File: "f.yaml", Noun: "thing"}
+	root, err := Parse([]byte("tree:\n  - a: [b, c]\n  - d\n"), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Decode(root, &s, doc); err != nil {
+		t.Fatal(err)
+	}
+	if s.Tree == nil || s.Tree.Kind != yaml.SequenceNode || len(s.Tree.Content) != 2 || s.Tree.Line != 2 {
+		t.Fatalf("decoded %+v", s.Tree)
 	}
 }
