@@ -43,6 +43,7 @@ func registry[Y any]() []Trainer[Y] {
 		crfTrainer[Y](), entropyMarginTrainer[Y](),
 		passiveAggressiveTrainer[Y](), latentLBetaTrainer[Y](),
 		hmmTrainer[Y](),
+		generativeTrainer[Y](),
 	}
 }
 
