@@ -45,11 +45,14 @@ const (
 	// texts, see [ReadBrown]): one item per text, its genre the class, its
 	// words the document a bag of words is fitted on.
 	FormatBrown = "brown"
+	// FormatPTB is a Penn Treebank bracketed file, or a directory of *.mrg
+	// files (see [LoadPhraseTrees]), read through [JohnsonPreprocess].
+	FormatPTB = "ptb"
 )
 
 // Formats lists the file formats [Load] reads, sorted.
 func Formats() []string {
-	return []string{FormatBrown, FormatCoNLL, FormatCoNLLU, FormatCora, FormatCRFsuite, FormatLibSVM, FormatOCR, FormatTagged}
+	return []string{FormatBrown, FormatCoNLL, FormatCoNLLU, FormatCora, FormatCRFsuite, FormatLibSVM, FormatOCR, FormatPTB, FormatTagged}
 }
 
 // Corpus parts of a corpus read from fixed files (see [Declaration]).
@@ -93,6 +96,9 @@ type Declaration struct {
 	// (path; cora, ocr or conll), as a paper's sub-corpus of a file's
 	// beginning; 0: all.
 	First int
+	// MaxWords, if not 0, keeps a treebank's (format ptb) trees of at most
+	// this many words after preprocessing.
+	MaxWords int
 }
 
 // Vectorial reports whether the declaration is of labelled feature vectors
@@ -180,6 +186,10 @@ func (d Declaration) Check() error {
 		return &FieldError{"cost", fmt.Sprintf("dataset %s has its generator's cost matrix (section 8.1 of Pletscher et al.)", d.Name)}
 	case d.Generated():
 		return nil
+	case d.MaxWords != 0 && d.Format != FormatPTB:
+		return &FieldError{"max_words", fmt.Sprintf("applies to format %s only", FormatPTB)}
+	case d.MaxWords < 0:
+		return &FieldError{"max_words", fmt.Sprintf("must be at least 1, got %d", d.MaxWords)}
 	case d.Cost != nil && !d.Vectorial():
 		return &FieldError{"cost", fmt.Sprintf("a cost matrix applies to vector files (format %s) only", FormatLibSVM)}
 	case !slices.Contains(Formats(), d.Format):
@@ -283,6 +293,9 @@ type Loaded struct {
 	// Docs holds the words of each text of a document corpus (format
 	// brown), in the order of Corpus.Sequences; nil for other formats.
 	Docs [][]string
+	// PhraseTrees holds a treebank's trees (format ptb), preprocessed, in
+	// the order of Corpus.Sequences; nil for other formats.
+	PhraseTrees []PhraseTree
 }
 
 // Load reads a declared corpus from the data directory dir (source says how
@@ -313,6 +326,20 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 		return loadMIL(d.Name)
 	case FormatTagged:
 		return loadTaggedFiles(dir, source, d)
+	case FormatPTB:
+		if d.Path == "" {
+			return nil, &FieldError{"path", "a treebank is one file or a directory of *.mrg files: give it as path"}
+		}
+		path := resolve(dir, d.Path)
+		raw, err := LoadPhraseTrees(path)
+		if err != nil {
+			return nil, missing(err, path, d.Path, dir, source, d.Obtain)
+		}
+		trees := PreprocessPhraseTrees(raw, d.MaxWords)
+		if len(trees) == 0 {
+			return nil, fmt.Errorf("%s: no tree left after preprocessing (max_words %d)", path, d.MaxWords)
+		}
+		return &Loaded{Corpus: PhraseCorpus(d.Name, trees), PhraseTrees: trees}, nil
 	case FormatBrown:
 		if d.Path == "" {
 			return nil, &FieldError{"path", "the Brown corpus is a directory: give it as path"}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/maxmargin/repro/structpred"
 )
 
 // Bounds of the bracketed reader: input beyond them is refused with a
@@ -455,4 +457,37 @@ func StripFunctionTags(label string) string {
 		return label[:i+1]
 	}
 	return label
+}
+
+// PreprocessPhraseTrees returns the trees left by [JohnsonPreprocess], in
+// order, keeping those of at most maxWords words (0: all).
+func PreprocessPhraseTrees(raw []PhraseTree, maxWords int) []PhraseTree {
+	var out []PhraseTree
+	for _, r := range raw {
+		if p, ok := JohnsonPreprocess(r); ok && (maxWords == 0 || len(p.Leaves()) <= maxWords) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// PhraseCorpus makes trees a corpus of their sentences: tokens the words,
+// labels the part-of-speech tags (label list sorted).
+func PhraseCorpus(name string, trees []PhraseTree) *Corpus {
+	var tags []string
+	for _, t := range trees {
+		tags = append(tags, t.Tags()...)
+	}
+	slices.Sort(tags)
+	tags = slices.Compact(tags)
+	c := &Corpus{Name: name, Labels: tags}
+	for _, t := range trees {
+		s := structpred.Sequence{ID: t.ID, Tokens: t.Words()}
+		for _, tag := range t.Tags() {
+			y, _ := slices.BinarySearch(tags, tag)
+			s.Labels = append(s.Labels, y)
+		}
+		c.Sequences = append(c.Sequences, s)
+	}
+	return c
 }

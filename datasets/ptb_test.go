@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -244,4 +245,35 @@ func FuzzReadPhraseTrees(f *testing.F) {
 			check(p.Root)
 		}
 	})
+}
+
+// Format ptb reads a bracketed file through Johnson's preprocessing and
+// keeps the trees of at most max_words words; max_words is the format's.
+func TestLoadPTB(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	text := "( (S (NP-SBJ (DT The) (NN cat)) (VP (VBD sat))) )\n( (S (NP (-NONE- *)) (VP (VB go) (ADVP (RB home)) (NP (NN now) (NN please)))) )\n"
+	if err := os.WriteFile(filepath.Join(dir, "t.mrg"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		max, want int
+	}{{0, 2}, {3, 1}, {4, 2}} {
+		l, err := Load(dir, "test", Declaration{Name: "p", Format: FormatPTB, Path: "t.mrg", MaxWords: tc.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.PhraseTrees) != tc.want || len(l.Sequences) != tc.want {
+			t.Errorf("max_words %d: %d trees, want %d", tc.max, len(l.PhraseTrees), tc.want)
+		}
+		if got := l.PhraseTrees[0].Root.Children[0].Label; got != "NP" {
+			t.Errorf("label %q, want NP (function tag stripped)", got)
+		}
+		if s := l.Sequences[0]; !slices.Equal(s.Tokens, []string{"The", "cat", "sat"}) || l.Labels[s.Labels[0]] != "DT" {
+			t.Errorf("sequence %+v (labels %v)", s, l.Labels)
+		}
+	}
+	if err := (Declaration{Name: "x", Format: FormatCoNLL, Path: "a", MaxWords: 10}).Check(); err == nil || !strings.Contains(err.Error(), "max_words") {
+		t.Errorf("max_words on a column file: %v", err)
+	}
 }
