@@ -68,6 +68,8 @@ type preparedData struct {
 	// cost.
 	docs      [][]string
 	embedding *multiclass.Embedding
+	// trees are a treebank's phrase-structure trees (format ptb).
+	trees []datasets.PhraseTree
 
 	// mu guards pending and released, and the feature fields above (attrs,
 	// arcs, pixels, pixelDegree) while they are extracted: read those only
@@ -85,7 +87,7 @@ type preparedData struct {
 func (d *preparedData) release() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.seqs, d.attrs, d.values, d.arcs, d.pixels, d.vectors, d.docs = nil, nil, nil, nil, nil, nil, nil
+	d.seqs, d.attrs, d.values, d.arcs, d.pixels, d.vectors, d.docs, d.trees = nil, nil, nil, nil, nil, nil, nil, nil
 	d.pending, d.released = nil, true // the closure holds the corpus
 }
 
@@ -180,6 +182,9 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 		if loaded.Docs != nil || tree != nil {
 			d.hash = documentsHash(d.hash, loaded.Docs, tree)
 		}
+		if loaded.PhraseTrees != nil {
+			d.hash = treebankHash(d.hash, loaded.PhraseTrees)
+		}
 		d.columns = extraColumns(decl)
 		if d.chunked {
 			if d.scheme, err = datasets.ParseScheme(decl.Scheme); err != nil {
@@ -192,6 +197,8 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 			}
 		}
 		switch {
+		case loaded.PhraseTrees != nil: // the cfg task's features are its grammar's rules
+			d.trees = loaded.PhraseTrees
 		case loaded.Vectors != nil: // features.kind given (validateFeatures)
 			d.vectors, d.cost = loaded.Vectors, cost
 		case loaded.Bags != nil: // features.kind given (validateFeatures)
@@ -404,6 +411,17 @@ func documentsHash(base string, docs [][]string, tree *taxonomy.Tree) string {
 	}
 	if tree != nil {
 		fmt.Fprintf(h, "T%q%v\n", tree.Nodes(), tree.Embedding().Rows)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// treebankHash extends a corpus's fingerprint with its trees in bracketed
+// form.
+func treebankHash(base string, trees []datasets.PhraseTree) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", base)
+	if err := datasets.WritePhraseTrees(h, trees); err != nil {
+		panic(err) // trees read from a bracketed file write back
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }

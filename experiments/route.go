@@ -32,7 +32,7 @@ func bind(t tasklib.Task) Task {
 			if err != nil {
 				return nil, err
 			}
-			return taskFitting{f: f, c: c}, nil
+			return taskFitting{f: f, c: c, trained: new(tasklib.Model)}, nil
 		},
 		sheet: func(d *preparedData, u unitSpec, outcomes bool) *scoreSheet {
 			return newScoreSheet(t, d, u, outcomes)
@@ -42,7 +42,10 @@ func bind(t tasklib.Task) Task {
 		},
 		metrics:  func(s *scoreSheet) map[string]float64 { return s.scorer.Metrics() },
 		declared: t.Metrics().Metrics,
-		finish:   finishSegments,
+		finish: func(out *unitResult, s *scoreSheet, f fitting[tasklib.Prediction], d *preparedData, eval []int) {
+			finishSegments(out, s, f, d, eval)
+			finishTraining(out, f)
+		},
 		supports: t.Supports,
 	}
 }
@@ -68,11 +71,29 @@ func finishSegments(out *unitResult, s *scoreSheet, f fitting[tasklib.Prediction
 	out.MaxSegmentLength, out.LongTrainSegments, out.LongEvalSegments = maxLen, longTrain, longEval
 }
 
+// finishTraining adds the metrics a task's fitting reports of the trained
+// model on its own training part (cfg: Table 5's training accuracy and
+// F1), after the evaluation part's.
+func finishTraining(out *unitResult, f fitting[tasklib.Prediction]) {
+	tf := f.(taskFitting)
+	tm, ok := tf.f.(interface {
+		TrainMetrics(tasklib.Model) map[string]float64
+	})
+	if !ok || *tf.trained == nil {
+		return
+	}
+	for k, v := range tm.TrainMetrics(*tf.trained) {
+		out.Metrics[k] = v
+	}
+}
+
 // taskFitting is a unit's training through its task: units predict with
-// the trained model as a saved one would.
+// the trained model as a saved one would. trained holds the model the
+// last fit returned.
 type taskFitting struct {
-	f tasklib.Fitting
-	c *tasklib.Corpus
+	f       tasklib.Fitting
+	c       *tasklib.Corpus
+	trained *tasklib.Model
 }
 
 func (f taskFitting) fit(ctx context.Context, opts ...trainers.Option) (func(int) tasklib.Prediction, *trainers.Result, error) {
@@ -80,6 +101,7 @@ func (f taskFitting) fit(ctx context.Context, opts ...trainers.Option) (func(int
 	if err != nil {
 		return nil, nil, err
 	}
+	*f.trained = m
 	return f.predictor(m), res, nil
 }
 
@@ -97,5 +119,5 @@ func (f taskFitting) predictor(m tasklib.Model) func(int) tasklib.Prediction {
 
 // corpus is d as a task reads it.
 func (d *preparedData) corpus() *tasklib.Corpus {
-	return &tasklib.Corpus{Labels: d.labels, Sequences: d.seqs, Attrs: d.attrsOf, Values: d.values, Arcs: d.arcs, Chunked: d.chunked, Scheme: d.scheme, Vectors: d.vectors, Cost: d.cost, Bags: d.bags, Docs: d.docs, Embedding: d.embedding}
+	return &tasklib.Corpus{Labels: d.labels, Sequences: d.seqs, Attrs: d.attrsOf, Values: d.values, Arcs: d.arcs, Chunked: d.chunked, Scheme: d.scheme, Vectors: d.vectors, Cost: d.cost, Bags: d.bags, Docs: d.docs, Embedding: d.embedding, Trees: d.trees}
 }

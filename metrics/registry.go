@@ -90,6 +90,11 @@ const (
 	// training (trainers.Stats), Tsochantaridis et al.'s Table 3 columns.
 	Constraints = "constraints"
 	SupportLoss = "support_loss"
+	BracketF1       = "bracket_f1"
+	TreeAccuracy    = "tree_accuracy"
+	TrainBracketF1  = "train_bracket_f1"
+	TrainTreeAcc    = "train_tree_accuracy"
+	Coverage        = "coverage"
 )
 
 // All returns every metric, in registry order: the order of CSV columns
@@ -135,6 +140,21 @@ func All() []Def {
 		{Name: SupportLoss, Label: "average support loss", Short: "avg loss", Line: "support loss", Better: LowerBetter, Decimals: 2,
 			Aggregation: Macro, Tests: TTest, ByTrainer: true, Source: "Tsochantaridis et al., Table 3 (average loss)",
 			Doc: "the mean task loss L_i(y) (Hamming on chains, whatever loss trained) of the labelings behind the working set's constraints with nonzero dual weight"},
+		{Name: TreeAccuracy, Label: "exact-tree accuracy", Short: "exact", Line: "exact", Unit: "%", Better: HigherBetter,
+			Aggregation: Micro, Tests: TTest | McNemar,
+			Doc: "the percentage of test sentences whose parse is the gold tree exactly (Table 5's test accuracy)"},
+		{Name: BracketF1, Label: "bracket F1", Short: "br-F1", Line: "bracket F1", Unit: "%", Better: HigherBetter,
+			Aggregation: Micro, Tests: TTest | Bootstrap,
+			Doc: "the labelled-bracket F1 of the test parses in percent, bracket counts summed over sentences (evalb's totals, punctuation kept)"},
+		{Name: TrainTreeAcc, Label: "train exact-tree accuracy", Short: "train exact", Line: "train exact", Unit: "%", Better: HigherBetter,
+			Aggregation: Micro, Tests: TTest,
+			Doc: "the exact-tree accuracy of the trained model on its own training sentences (Table 5's training accuracy)"},
+		{Name: TrainBracketF1, Label: "train bracket F1", Short: "train br-F1", Line: "train bracket F1", Unit: "%", Better: HigherBetter,
+			Aggregation: Micro, Tests: TTest,
+			Doc: "the bracket F1 of the trained model on its own training sentences (Table 5's training F1)"},
+		{Name: Coverage, Label: "coverage", Short: "cover", Line: "coverage", Unit: "%", Better: HigherBetter,
+			Aggregation: Micro, Tests: TTest,
+			Doc: "the percentage of test sentences the grammar of the training trees parses at all (the others get the fallback: a flat tree)"},
 	}
 }
 
@@ -213,6 +233,10 @@ func Tasks() []TaskMetrics {
 		// does (Table 1 of Tsochantaridis et al. 2004 compares the two on
 		// accuracy, 100 − error_rate, and the tree loss, the dataset's cost).
 		{Task: "taxonomy", Metrics: []string{ErrorRate, AverageCost, CostError}, SelectBy: ErrorRate,
+			Legacy: map[string]string{TokenError: "", SpanF1: "", SegmentError: ""}},
+		// Table 5 of Tsochantaridis et al. (2004): test accuracy and F1,
+		// their training-set values, and the grammar's coverage.
+		{Task: "cfg", Metrics: []string{TreeAccuracy, BracketF1, TrainTreeAcc, TrainBracketF1, Coverage}, SelectBy: BracketF1,
 			Legacy: map[string]string{TokenError: "", SpanF1: "", SegmentError: ""}},
 	}
 }

@@ -66,14 +66,23 @@ func TestTasksScoreTheirDeclaredMetrics(t *testing.T) {
 	// A multiclass item is a one-token sequence holding its class.
 	vc := &tasks.Corpus{Labels: []string{"-1", "1"}, Sequences: []structpred.Sequence{{Tokens: []string{"a:1"}, Labels: []int{1}}},
 		Vectors: []structpred.SparseVec{{Idx: []int32{0}, Val: []float64{1}}}}
+	// A treebank item is a sentence with its gold tree.
+	gold := datasets.PhraseTree{ID: "s", Root: &datasets.PhraseNode{Label: "S", Children: []*datasets.PhraseNode{
+		{Label: "NP", Children: []*datasets.PhraseNode{{Label: "NN", Word: "x"}}}, {Label: "VB", Word: "y"}}}}
+	tc := &tasks.Corpus{Trees: []datasets.PhraseTree{gold}, Sequences: []structpred.Sequence{{Tokens: []string{"x", "y"}}}}
+	// The training-set metrics come from the fitting (the runner adds them).
 	// The token error in the file's encoding is chunk-tagged corpora's;
 	// the training error and the trainer's statistics are the unit's to
-	// add (the training part scored, trainers.Stats), not a scorer's.
-	optional := []string{metrics.TokenErrorFile, metrics.TrainError, metrics.Constraints, metrics.SupportLoss}
+	// add (the training part scored, trainers.Stats), not a scorer's, and
+	// so are the fittings' training-set metrics.
+	optional := []string{metrics.TokenErrorFile, metrics.TrainError, metrics.Constraints, metrics.SupportLoss, metrics.TrainTreeAcc, metrics.TrainBracketF1}
 	for _, task := range tasks.All() {
 		c, pred := c, pred
 		if task.Name() == tasks.MulticlassName || task.Name() == tasks.TaxonomyName || task.Name() == tasks.MILName {
 			c, pred = vc, tasks.Prediction{Labels: []int{0}} // a bag, too, is a one-token item
+		}
+		if task.Name() == tasks.CFGName {
+			c, pred = tc, tasks.Prediction{Tree: gold}
 		}
 		decl := task.Metrics()
 		if err := decl.Check(); err != nil {

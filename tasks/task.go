@@ -94,6 +94,9 @@ type Corpus struct {
 	// Embedding is the class embedding Λ of a dataset's taxonomy (the
 	// taxonomy task's; nil: none).
 	Embedding *multiclass.Embedding
+	// Trees are a treebank's phrase-structure trees (format ptb),
+	// preprocessed, one per item: the cfg task's gold trees.
+	Trees []datasets.PhraseTree
 }
 
 // Settings are a training's trainer and, where the task has them, its
@@ -142,6 +145,10 @@ type Prediction struct {
 	// Segments are the predicted segments (segmentation), or the maximal
 	// runs of one label (sequence labelling).
 	Segments []structpred.Segment
+	// Tree is the predicted phrase-structure tree (cfg), Fallback whether
+	// it is the fallback parse of a sentence the grammar cannot parse.
+	Tree     datasets.PhraseTree
+	Fallback bool
 }
 
 // Model is a trained model: what a model file stores, what units predict
@@ -186,6 +193,7 @@ func All() []Task {
 		Multiclass{},
 		MIL{},
 		Multiclass{Taxonomy: true},
+		CFG{},
 	}
 }
 

@@ -31,14 +31,17 @@ tag' writes labels back in it. For --task parsing it is a CoNLL-X or
 CoNLL-U treebank (arc features of McDonald et al. 2005); for --task
 multiclass a libsvm/svmlight file (the file's features plus a bias
 feature of value 1, as liblinear's -B 1; --cost gives a cost matrix over
-the classes in sorted label order, default 0/1). Progress goes to stderr
-(--quiet: none).
+the classes in sorted label order, default 0/1); for --task cfg a Penn
+Treebank bracketed file or a directory of *.mrg files, read through
+Johnson's preprocessing (a weighted grammar of its rules; --trainer
+generative is the PCFG). Progress goes to stderr (--quiet: none).
 
   repro train --trainer poslearn --C 0.1 -o ner.repro eng.train
   repro train --trainer perceptron --param epochs=20 -o cora.repro refs.txt
   repro train --trainer crf --C 1 --format crfsuite --pairs seen -o m.repro train.crfsuite.txt
   repro train --task parsing --trainer mira --param k=5 -o sv.repro sv-ud-train.conllu
   repro train --task multiclass --trainer margin --C 1 --cost '0,1,2;1,0,1;2,1,0' -o m.repro train.libsvm
+  repro train --task cfg --trainer margin --C 1 --param slack_penalty=quadratic -o g.repro short.mrg
 
 Flags:
 `

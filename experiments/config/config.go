@@ -124,6 +124,9 @@ type DatasetSpec struct {
 	// loss the dataset's cost, and the taxonomy task embeds the classes by
 	// it (docs/taxonomy.md).
 	Taxonomy *yaml.Node `yaml:"taxonomy,omitempty"`
+	// MaxWords keeps a treebank's (format ptb) trees of at most this many
+	// words after preprocessing (unset: all).
+	MaxWords int `yaml:"max_words,omitempty"`
 }
 
 // Tree parses the dataset's taxonomy (nil without one); errors name file
@@ -149,7 +152,7 @@ func (d DatasetSpec) Declaration() datasets.Declaration {
 	return datasets.Declaration{
 		Name: d.Name, Format: d.Format, Path: d.Path, Train: d.Train, Dev: d.Dev, Test: d.Test,
 		Columns: d.Columns, Scheme: d.Encoding, Charset: d.Charset, Repair: d.Repair, KeepTypes: d.KeepTypes, Obtain: d.Obtain,
-		Cost: d.Cost, First: d.First,
+		Cost: d.Cost, First: d.First, MaxWords: d.MaxWords,
 	}
 }
 
@@ -169,7 +172,7 @@ func (c *Config) instances() int {
 // declares reports whether the entry declares its own files and format.
 func (d DatasetSpec) declares() bool {
 	return d.Format != "" || d.Path != "" || d.Train != "" || d.Dev != "" || d.Test != "" ||
-		len(d.Columns) > 0 || d.Encoding != "" || d.Charset != "" || d.Repair || len(d.KeepTypes) > 0 || d.Obtain != "" || d.First != 0
+		len(d.Columns) > 0 || d.Encoding != "" || d.Charset != "" || d.Repair || len(d.KeepTypes) > 0 || d.Obtain != "" || d.First != 0 || d.MaxWords != 0
 }
 
 // SyntheticSpec overrides the built-in generator's defaults. After
@@ -402,6 +405,9 @@ const (
 	// TaskTaxonomy is the multiclass task over a dataset's class tree
 	// (Tsochantaridis et al. 2004, section 5.2).
 	TaskTaxonomy = tasks.TaxonomyName
+	// TaskCFG parses with a weighted context-free grammar (section 5.5):
+	// exact-tree accuracy and bracket F1, on the test and training parts.
+	TaskCFG = tasks.CFGName
 )
 
 // KnownTasks lists the task names a config may use.
@@ -1210,6 +1216,13 @@ func (c *Config) validateFeatures() error {
 		return c.fail(at{"features", templateKey(f)}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
 	}
 	for i, d := range c.Datasets {
+		phrases := d.Synthetic == nil && d.Declaration().Format == datasets.FormatPTB
+		if phrases != slices.Contains(c.Tasks, TaskCFG) || phrases && len(c.Tasks) > 1 {
+			return c.fail(at{"datasets", i}, "dataset %q: phrase-structure treebanks (format %s) go with the %s task alone, and only they do", d.Name, datasets.FormatPTB, TaskCFG)
+		}
+		if phrases {
+			continue
+		}
 		if treebank := d.Synthetic == nil && d.Declaration().Format == datasets.FormatCoNLLU; treebank != (f.Kind == FeaturesDependency) {
 			return c.fail(at{"datasets", i}, "dataset %q: treebanks (format %s) go with the parsing task and features.kind %s, and only they do", d.Name, datasets.FormatCoNLLU, FeaturesDependency)
 		}

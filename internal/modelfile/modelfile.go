@@ -39,7 +39,7 @@ import (
 const Magic = "repro-model\n"
 
 // Newest is the newest format version any task writes.
-const Newest = 5
+const Newest = 6
 
 // MaxHeaderBytes bounds a header's length: a header is a few hundred bytes
 // of metadata, and a corrupt length must not make a reader allocate

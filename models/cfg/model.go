@@ -262,3 +262,15 @@ func (m *Model) Predict(sent []int32, w []float64) (cky.Tree, bool) {
 	t, _, ok, err := m.g.c.Best(sent, w, &m.ws)
 	return t, ok && err == nil
 }
+
+// Generative returns the PCFG of the training trees by relative
+// frequencies (MLE), log-probabilities as weights: the generative
+// baseline of Table 5 in the model's weight space
+// (trainers.GenerativeEstimator).
+func (m *Model) Generative() ([]float64, error) {
+	trees := make([]cky.Tree, len(m.data))
+	for i := range m.data {
+		trees[i] = m.data[i].Gold
+	}
+	return MLE(m.g, trees)
+}

@@ -1,0 +1,134 @@
+package tasks
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/maxmargin/repro/datasets"
+	"github.com/maxmargin/repro/internal/atomicfile"
+	"github.com/maxmargin/repro/internal/modelfile"
+	"github.com/maxmargin/repro/models/cfg"
+	"github.com/maxmargin/repro/trainers"
+)
+
+// GrammarFormatVersion is the format version of cfg model files
+// (internal/modelfile: versions are one sequence across tasks). The JSON
+// header holds the training trees in bracketed form, from which the
+// grammar is read again (deterministically: rules in the trees' order);
+// the payload is one float64 weight per rule, little-endian.
+const GrammarFormatVersion = 6
+
+// grammarHeader is the JSON header of a cfg model file.
+type grammarHeader struct {
+	Task     string          `json:"task"`
+	Trainer  string          `json:"trainer"`
+	Params   trainers.Values `json:"params"`
+	DataHash string          `json:"data_sha256"`
+	Version  string          `json:"repro_version"`
+	Rules    int             `json:"rules"`
+	Trees    string          `json:"trees"`
+}
+
+// Save writes the parser's model file (see [GrammarFormatVersion]).
+func (p *GrammarParser) Save(w io.Writer) error {
+	if err := p.check(); err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	var trees bytes.Buffer
+	if err := datasets.WritePhraseTrees(&trees, p.Trees); err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	err := modelfile.Write(w, GrammarFormatVersion, func(w io.Writer) error {
+		buf, err := modelfile.AppendHeader(nil, grammarHeader{
+			Task: CFGName, Trainer: p.Trainer, Params: p.Params, DataHash: p.DataHash, Version: p.Version,
+			Rules: len(p.Weights), Trees: trees.String(),
+		})
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(modelfile.AppendWeights(buf, p.Weights))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	return nil
+}
+
+// SaveFile writes the model file to path atomically.
+func (p *GrammarParser) SaveFile(path string) error { return atomicfile.Write(path, p.Save) }
+
+// DecodeGrammarParser parses the bytes of a cfg model file. A file of
+// another version or task, truncated, corrupt or inconsistent (its trees
+// give a grammar of another size than its weights) is an error wrapping
+// modelfile.ErrFormat that says which.
+func DecodeGrammarParser(b []byte) (*GrammarParser, error) {
+	v, r, err := modelfile.Open(b)
+	if err != nil {
+		return nil, err
+	}
+	if v != GrammarFormatVersion {
+		return nil, fmt.Errorf("%w: model file format version %d, not a cfg model's (version %d)", modelfile.ErrFormat, v, GrammarFormatVersion)
+	}
+	p, err := decodeGrammarParser(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", modelfile.ErrFormat, err)
+	}
+	return p, nil
+}
+
+func decodeGrammarParser(r *bufio.Reader) (*GrammarParser, error) {
+	js, err := modelfile.ReadHeader(r)
+	if err != nil {
+		return nil, err
+	}
+	var h grammarHeader
+	if err := modelfile.DecodeHeader(js, &h); err != nil {
+		return nil, err
+	}
+	if h.Task != CFGName {
+		return nil, fmt.Errorf("header: task %q, want %s", h.Task, CFGName)
+	}
+	trees, err := datasets.ReadPhraseTrees(bytes.NewReader([]byte(h.Trees)), "header trees")
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	g, err := cfg.NewGrammar(trees)
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	if h.Rules != g.Rules() {
+		return nil, fmt.Errorf("header: %d rules, but its trees give %d", h.Rules, g.Rules())
+	}
+	weights, err := modelfile.ReadWeights(r, h.Rules)
+	if err != nil {
+		return nil, err
+	}
+	if err := modelfile.AtEnd(r); err != nil {
+		return nil, err
+	}
+	p := &GrammarParser{Trainer: h.Trainer, Params: h.Params, DataHash: h.DataHash, Version: h.Version, Trees: trees, Weights: weights, grammar: g}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// check validates a parser before it parses or is saved.
+func (p *GrammarParser) check() error {
+	switch {
+	case p.grammar == nil:
+		return fmt.Errorf("parser has no grammar")
+	case p.grammar.Rules() != len(p.Weights):
+		return fmt.Errorf("%d weights for %d rules", len(p.Weights), p.grammar.Rules())
+	}
+	for j, w := range p.Weights {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return fmt.Errorf("weight %d is %v", j, w)
+		}
+	}
+	return nil
+}
