@@ -88,13 +88,13 @@ const (
 	TrainError = "train_error"
 	// Constraints and SupportLoss are statistics of a cutting-plane
 	// training (trainers.Stats), Tsochantaridis et al.'s Table 3 columns.
-	Constraints = "constraints"
-	SupportLoss = "support_loss"
-	BracketF1       = "bracket_f1"
-	TreeAccuracy    = "tree_accuracy"
-	TrainBracketF1  = "train_bracket_f1"
-	TrainTreeAcc    = "train_tree_accuracy"
-	Coverage        = "coverage"
+	Constraints    = "constraints"
+	SupportLoss    = "support_loss"
+	BracketF1      = "bracket_f1"
+	TreeAccuracy   = "tree_accuracy"
+	TrainBracketF1 = "train_bracket_f1"
+	TrainTreeAcc   = "train_tree_accuracy"
+	Coverage       = "coverage"
 )
 
 // All returns every metric, in registry order: the order of CSV columns
