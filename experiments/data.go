@@ -5,17 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/features"
-	"github.com/maxmargin/repro/models/multiclass"
 	"github.com/maxmargin/repro/structpred"
 	tasklib "github.com/maxmargin/repro/tasks"
-	"github.com/maxmargin/repro/taxonomy"
 )
 
 // preparedData is a dataset with its features extracted once, when a unit
@@ -63,11 +60,10 @@ type preparedData struct {
 	// given with the data; cost its declared cost matrix (nil: 0/1).
 	vectors []structpred.SparseVec
 	cost    [][]float64
-	// docs are a document corpus's texts (format brown); embedding the
-	// class embedding of a dataset's taxonomy, whose tree loss is then
-	// cost.
-	docs      [][]string
-	embedding *multiclass.Embedding
+	// docs are a document corpus's texts (format brown); tree a
+	// dataset's taxonomy, whose tree loss is then cost.
+	docs [][]string
+	tree *tasklib.ClassTree
 	// trees are a treebank's phrase-structure trees (format ptb).
 	trees []datasets.PhraseTree
 
@@ -163,7 +159,7 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 			return nil, err
 		}
 		if tree != nil {
-			if corpus, err = byTree(corpus, tree); err != nil {
+			if corpus, err = tree.Relabel(corpus); err != nil {
 				return nil, fmt.Errorf("dataset %q: taxonomy: %w", spec.Name, err)
 			}
 		}
@@ -206,7 +202,7 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 		case loaded.Docs != nil: // features.kind given (validateFeatures)
 			d.docs, d.cost = loaded.Docs, cost
 			if tree != nil {
-				d.cost, d.embedding = treeCost(tree), new(tree.Embedding())
+				d.cost, d.tree = tree.Cost(), tree
 			}
 		case cfg.Features.Kind == config.FeaturesGiven:
 			if err := givenAttributes(d, loaded.Attributes, cfg.Tasks); err != nil {
@@ -367,50 +363,16 @@ func corpusHash(c *datasets.Corpus, parts []int, a *datasets.Attributes, vectors
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
-// byTree returns c with its classes in the order of tree's leaves, each of
-// c's classes a leaf and each leaf a class of c.
-func byTree(c *datasets.Corpus, tree *taxonomy.Tree) (*datasets.Corpus, error) {
-	classes := tree.Classes()
-	for _, l := range c.Labels {
-		if !slices.Contains(classes, l) {
-			return nil, fmt.Errorf("class %q of the data is no leaf of the tree (leaves: %s)", l, strings.Join(classes, ", "))
-		}
-	}
-	for _, l := range classes {
-		if !slices.Contains(c.Labels, l) {
-			return nil, fmt.Errorf("leaf %q of the tree is no class of the data (classes: %s)", l, strings.Join(c.Labels, ", "))
-		}
-	}
-	out := *c
-	out.Labels = classes
-	out.Sequences = make([]structpred.Sequence, len(c.Sequences))
-	for i, s := range c.Sequences {
-		s.Labels = []int{slices.Index(classes, c.Labels[s.Labels[0]])}
-		out.Sequences[i] = s
-	}
-	return &out, nil
-}
-
-// treeCost is the tree loss as a cost matrix's rows.
-func treeCost(tree *taxonomy.Tree) [][]float64 {
-	c := tree.Cost()
-	out := make([][]float64, c.K)
-	for y := range c.K {
-		out[y] = c.M[y*c.K : (y+1)*c.K]
-	}
-	return out
-}
-
 // documentsHash extends a corpus's fingerprint with its documents' words
 // and its taxonomy's nodes and embedding.
-func documentsHash(base string, docs [][]string, tree *taxonomy.Tree) string {
+func documentsHash(base string, docs [][]string, tree *tasklib.ClassTree) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", base)
 	for _, d := range docs {
 		fmt.Fprintf(h, "W%q\n", d)
 	}
 	if tree != nil {
-		fmt.Fprintf(h, "T%q%v\n", tree.Nodes(), tree.Embedding().Rows)
+		fmt.Fprintf(h, "%s\n", tree.Fingerprint())
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }

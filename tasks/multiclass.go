@@ -49,7 +49,7 @@ const (
 //
 // With Taxonomy set it is the task "taxonomy" (Tsochantaridis et al. 2004,
 // section 5.2): the same model with the class embedding Λ of the
-// dataset's tree (Corpus.Embedding; multiclass.NewEmbedded), so that
+// dataset's tree (Corpus.Tree; multiclass.NewEmbedded), so that
 // classes share the weights of their ancestors; the dataset's cost is
 // then the tree loss (docs/taxonomy.md).
 type Multiclass struct {
@@ -99,7 +99,7 @@ func (t Multiclass) Prepare(c *Corpus, train []int, s Settings) (Fitting, error)
 	if c.Vectors == nil && c.Docs == nil {
 		return nil, fmt.Errorf("the %s task needs feature vectors (a dataset of format %s) or documents (format %s)", t.Name(), datasets.FormatLibSVM, datasets.FormatBrown)
 	}
-	if t.Taxonomy && c.Embedding == nil {
+	if t.Taxonomy && c.Tree == nil {
 		return nil, fmt.Errorf("the %s task needs a class tree (a dataset's taxonomy)", t.Name())
 	}
 	if err := datasets.CheckCost(c.Cost, len(c.Labels)); err != nil {
@@ -132,7 +132,8 @@ func (t Multiclass) Prepare(c *Corpus, train []int, s Settings) (Fitting, error)
 	}
 	var err error
 	if t.Taxonomy {
-		f.emb = c.Embedding
+		emb := c.Tree.t.Embedding()
+		f.emb = &emb
 		if len(f.emb.Rows) != len(c.Labels) {
 			return nil, fmt.Errorf("%s model: the class tree has %d classes, the data %d", t.Name(), len(f.emb.Rows), len(c.Labels))
 		}

@@ -29,7 +29,6 @@ import (
 	"github.com/maxmargin/repro/features"
 	"github.com/maxmargin/repro/internal/modelfile"
 	"github.com/maxmargin/repro/metrics"
-	"github.com/maxmargin/repro/models/multiclass"
 	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/trainers"
@@ -91,9 +90,9 @@ type Corpus struct {
 	// class each: the multiclass tasks fit a bag of words on each
 	// training part (features.FitBagOfWords) instead of taking Vectors.
 	Docs [][]string
-	// Embedding is the class embedding Λ of a dataset's taxonomy (the
-	// taxonomy task's; nil: none).
-	Embedding *multiclass.Embedding
+	// Tree is a dataset's taxonomy, whose class embedding Λ the taxonomy
+	// task trains with (nil: none).
+	Tree *ClassTree
 	// Trees are a treebank's phrase-structure trees (format ptb),
 	// preprocessed, one per item: the cfg task's gold trees.
 	Trees []datasets.PhraseTree

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -33,8 +34,7 @@ func docCorpus(t *testing.T) (*Corpus, []int, []int) {
 	for y := range cost.K {
 		c.Cost = append(c.Cost, cost.M[y*cost.K:(y+1)*cost.K])
 	}
-	emb := tree.Embedding()
-	c.Embedding = &emb
+	c.Tree = &ClassTree{tree}
 	return c, []int{0, 1, 2, 3}, []int{4, 5, 6, 7}
 }
 
@@ -85,8 +85,14 @@ func TestDocumentTasks(t *testing.T) {
 func TestTaxonomyIdentityIsFlat(t *testing.T) {
 	t.Parallel()
 	c, train, _ := docCorpus(t)
-	id := multiclass.Identity(4)
-	c.Embedding = &id
+	flat, err := taxonomy.Parse([]byte("[sports, politics, poems, tales]"), "flat.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := flat.Embedding(); !reflect.DeepEqual(e, multiclass.Identity(4)) {
+		t.Fatalf("a flat tree's embedding %+v is not the identity", e)
+	}
+	c.Tree = &ClassTree{flat}
 	var ws [][]float64
 	for _, task := range []Multiclass{{}, {Taxonomy: true}} {
 		f, err := task.Prepare(c, train, Settings{Trainer: "margin", Params: trainers.Values{"C": 1}})
@@ -107,7 +113,7 @@ func TestTaxonomyIdentityIsFlat(t *testing.T) {
 func TestTaxonomyNeedsATree(t *testing.T) {
 	t.Parallel()
 	c, train, _ := docCorpus(t)
-	c.Embedding = nil
+	c.Tree = nil
 	if _, err := (Multiclass{Taxonomy: true}).Prepare(c, train, Settings{Trainer: "margin", Params: trainers.Values{"C": 1}}); err == nil || !strings.Contains(err.Error(), "class tree") {
 		t.Errorf("no tree: %v", err)
 	}

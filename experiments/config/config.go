@@ -26,7 +26,6 @@ import (
 	"github.com/maxmargin/repro/structpred"
 	"github.com/maxmargin/repro/tagger"
 	"github.com/maxmargin/repro/tasks"
-	"github.com/maxmargin/repro/taxonomy"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -131,11 +130,11 @@ type DatasetSpec struct {
 
 // Tree parses the dataset's taxonomy (nil without one); errors name file
 // and line.
-func (d DatasetSpec) Tree(file string) (*taxonomy.Tree, error) {
+func (d DatasetSpec) Tree(file string) (*tasks.ClassTree, error) {
 	if d.Taxonomy == nil {
 		return nil, nil
 	}
-	return taxonomy.FromNode(d.Taxonomy, file)
+	return tasks.ParseClassTree(d.Taxonomy, file)
 }
 
 // LoadedSplitFile returns the splits of splits.kind file, read when the

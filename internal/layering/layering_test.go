@@ -39,7 +39,7 @@ func rules() []rule {
 		{"experiments/progress", nil, "the status line knows counts and times, nothing of units"},
 		{"experiments/config", []string{"tasks", "tagger", "report", "metrics", "features", "datasets", "trainers", "structpred", "internal/..."},
 			"a config is checked against the registries of tasks, trainers, metrics and datasets; it knows nothing of units, stores or executors"},
-		{"tasks", []string{"tagger", "models/...", "decoders/...", "trainers", "metrics", "features", "datasets", "structpred", "internal/..."},
+		{"tasks", []string{"tagger", "models/...", "decoders/...", "taxonomy", "trainers", "metrics", "features", "datasets", "structpred", "internal/..."},
 			"a task joins its reading, features, model, decoding and model file, for units and the command line alike"},
 		{"tagger", []string{"models/...", "decoders/...", "trainers", "metrics", "features", "datasets", "structpred", "internal/..."},
 			"the own-data route joins reading, features, model and decoding"},

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -76,7 +77,7 @@ func TestOpenRefusesDamagedFiles(t *testing.T) {
 	}{
 		{"not a model", []byte("EU NNP B-ORG\n"), "does not start with"},
 		{"header only", good[:len(Magic)+2], "truncated in the header"},
-		{"future version", future, "format version 6; this repro reads versions 1 to 5 only"},
+		{"future version", future, fmt.Sprintf("format version %d; this repro reads versions 1 to %d only", Newest+1, Newest)},
 		{"flipped", flipped, "checksum mismatch"},
 		{"truncated", good[:len(good)-3], "checksum mismatch"},
 		{"no task", framed(t, 2, map[string]int{"n": 1}, nil), "names no task"},
