@@ -66,6 +66,8 @@ type preparedData struct {
 	tree *tasklib.ClassTree
 	// trees are a treebank's phrase-structure trees (format ptb).
 	trees []datasets.PhraseTree
+	// alignments are generated alignment examples.
+	alignments *tasklib.AlignmentData
 
 	// mu guards pending and released, and the feature fields above (attrs,
 	// arcs, pixels, pixelDegree) while they are extracted: read those only
@@ -83,7 +85,7 @@ type preparedData struct {
 func (d *preparedData) release() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.seqs, d.attrs, d.values, d.arcs, d.pixels, d.vectors, d.docs, d.trees = nil, nil, nil, nil, nil, nil, nil, nil
+	d.seqs, d.attrs, d.values, d.arcs, d.pixels, d.vectors, d.docs, d.trees, d.alignments = nil, nil, nil, nil, nil, nil, nil, nil, nil
 	d.pending, d.released = nil, true // the closure holds the corpus
 }
 
@@ -149,7 +151,7 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		loaded, err := loadDataset(spec, opt)
+		loaded, alignments, err := loadDataset(spec, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -181,6 +183,9 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 		if loaded.PhraseTrees != nil {
 			d.hash = treebankHash(d.hash, loaded.PhraseTrees)
 		}
+		if alignments != nil {
+			d.hash = fingerprintHash(d.hash, alignments.Fingerprint())
+		}
 		d.columns = extraColumns(decl)
 		if d.chunked {
 			if d.scheme, err = datasets.ParseScheme(decl.Scheme); err != nil {
@@ -195,8 +200,13 @@ func load(ctx context.Context, cfg *config.Config, opt Options, eager bool) ([]*
 		switch {
 		case loaded.PhraseTrees != nil: // the cfg task's features are its grammar's rules
 			d.trees = loaded.PhraseTrees
+		case alignments != nil: // the alignment task's features are its substitution pairs
+			d.alignments = alignments
 		case loaded.Vectors != nil: // features.kind given (validateFeatures)
 			d.vectors, d.cost = loaded.Vectors, cost
+			if tree != nil {
+				d.cost, d.tree = tree.Cost(), tree
+			}
 		case loaded.Bags != nil: // features.kind given (validateFeatures)
 			d.bags = loaded.Bags
 		case loaded.Docs != nil: // features.kind given (validateFeatures)
@@ -308,15 +318,23 @@ func extraColumns(d datasets.Declaration) []string {
 
 // loadDataset reads a dataset, or generates the synthetic one. parts is nil
 // unless the dataset has fixed train/dev/test parts.
-func loadDataset(spec config.DatasetSpec, opt Options) (*datasets.Loaded, error) {
+func loadDataset(spec config.DatasetSpec, opt Options) (*datasets.Loaded, *tasklib.AlignmentData, error) {
+	if spec.Alignment != nil {
+		c, a, err := tasklib.AlignmentCorpus(spec.Name, spec.Alignment.Examples, spec.Alignment.Seed)
+		if err != nil {
+			return nil, nil, fmt.Errorf("dataset %q: %w", spec.Name, err)
+		}
+		return &datasets.Loaded{Corpus: c}, a, nil
+	}
 	if spec.Synthetic != nil { // resolved by ParseConfig for the synthetic dataset
 		c, err := datasets.Synthetic(spec.Synthetic.Generator())
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return &datasets.Loaded{Corpus: c}, nil
+		return &datasets.Loaded{Corpus: c}, nil, nil
 	}
-	return datasets.Load(opt.DataDir, opt.DataSource, spec.Declaration())
+	l, err := datasets.Load(opt.DataDir, opt.DataSource, spec.Declaration())
+	return l, nil, err
 }
 
 // corpusHash fingerprints a corpus's content (tokens, labels, segments, extra
@@ -385,5 +403,13 @@ func treebankHash(base string, trees []datasets.PhraseTree) string {
 	if err := datasets.WritePhraseTrees(h, trees); err != nil {
 		panic(err) // trees read from a bracketed file write back
 	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// fingerprintHash extends a corpus's fingerprint with a description of
+// data a task generated.
+func fingerprintHash(base, fingerprint string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n", base, fingerprint)
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }

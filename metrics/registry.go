@@ -95,6 +95,7 @@ const (
 	TrainBracketF1 = "train_bracket_f1"
 	TrainTreeAcc   = "train_tree_accuracy"
 	Coverage       = "coverage"
+	TrainErrorRate = "train_error_rate"
 )
 
 // All returns every metric, in registry order: the order of CSV columns
@@ -155,6 +156,9 @@ func All() []Def {
 		{Name: Coverage, Label: "coverage", Short: "cover", Line: "coverage", Unit: "%", Better: HigherBetter,
 			Aggregation: Micro, Tests: TTest,
 			Doc: "the percentage of test sentences the grammar of the training trees parses at all (the others get the fallback: a flat tree)"},
+		{Name: TrainErrorRate, Label: "train error rate", Short: "train error", Line: "train error", Unit: "%", Better: LowerBetter,
+			Aggregation: Micro, Tests: TTest,
+			Doc: "the error rate of the trained model on its own training items (Table 4's training error)"},
 	}
 }
 
@@ -236,6 +240,10 @@ func Tasks() []TaskMetrics {
 			Legacy: map[string]string{TokenError: "", SpanF1: "", SegmentError: ""}},
 		// Table 5 of Tsochantaridis et al. (2004): test accuracy and F1,
 		// their training-set values, and the grammar's coverage.
+		// Table 4: the error rate (the homologue not selected) on the test
+		// and the training examples.
+		{Task: "alignment", Metrics: []string{ErrorRate, TrainErrorRate}, SelectBy: ErrorRate,
+			Legacy: map[string]string{TokenError: "", SpanF1: "", SegmentError: ""}},
 		{Task: "cfg", Metrics: []string{TreeAccuracy, BracketF1, TrainTreeAcc, TrainBracketF1, Coverage}, SelectBy: BracketF1,
 			Legacy: map[string]string{TokenError: "", SpanF1: "", SegmentError: ""}},
 	}

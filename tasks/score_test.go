@@ -75,11 +75,14 @@ func TestTasksScoreTheirDeclaredMetrics(t *testing.T) {
 	// the training error and the trainer's statistics are the unit's to
 	// add (the training part scored, trainers.Stats), not a scorer's, and
 	// so are the fittings' training-set metrics.
-	optional := []string{metrics.TokenErrorFile, metrics.TrainError, metrics.Constraints, metrics.SupportLoss, metrics.TrainTreeAcc, metrics.TrainBracketF1}
+	optional := []string{metrics.TokenErrorFile, metrics.TrainError, metrics.Constraints, metrics.SupportLoss, metrics.TrainTreeAcc, metrics.TrainBracketF1, metrics.TrainErrorRate}
 	for _, task := range tasks.All() {
 		c, pred := c, pred
 		if task.Name() == tasks.MulticlassName || task.Name() == tasks.TaxonomyName || task.Name() == tasks.MILName {
 			c, pred = vc, tasks.Prediction{Labels: []int{0}} // a bag, too, is a one-token item
+		}
+		if task.Name() == tasks.AlignmentName {
+			c, pred = vc, tasks.Prediction{Labels: []int{0}}
 		}
 		if task.Name() == tasks.CFGName {
 			c, pred = tc, tasks.Prediction{Tree: gold}

@@ -96,6 +96,9 @@ type Corpus struct {
 	// Trees are a treebank's phrase-structure trees (format ptb),
 	// preprocessed, one per item: the cfg task's gold trees.
 	Trees []datasets.PhraseTree
+	// Alignments are generated alignment examples, one per item (the
+	// alignment task's; AlignmentCorpus).
+	Alignments *AlignmentData
 }
 
 // Settings are a training's trainer and, where the task has them, its
@@ -193,6 +196,7 @@ func All() []Task {
 		MIL{},
 		Multiclass{Taxonomy: true},
 		CFG{},
+		Alignment{},
 	}
 }
 

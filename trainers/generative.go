@@ -23,8 +23,19 @@ type GenerativeEstimator interface {
 	Generative() ([]float64, error)
 }
 
-// GenerativeParams are the generative baseline's params: none.
-type GenerativeParams struct{}
+// GapEstimator is a model whose generative counterpart takes a gap cost
+// that the counts do not give (models/align: the log-odds substitution
+// matrix of Table 4, the gap cost chosen apart).
+type GapEstimator interface {
+	// GenerativeGap returns the weights of the maximum-likelihood model
+	// with the given gap cost.
+	GenerativeGap(gap float64) ([]float64, error)
+}
+
+// GenerativeParams are the generative baseline's params.
+type GenerativeParams struct {
+	Gap *float64 `param:"gap,hyper" range:"[0,1e6]" help:"the gap cost of a model whose generative counterpart needs one (alignment: each insert or delete scores -gap); required there, refused elsewhere"`
+}
 
 // Resolved returns p: there is nothing to default.
 func (p GenerativeParams) Resolved() GenerativeParams { return p }
@@ -36,15 +47,24 @@ func generativeTrainer[Y any]() Trainer[Y] {
 	return entry[Y, GenerativeParams]{
 		name:    Generative,
 		summary: "the model's maximum-likelihood generative counterpart (e.g. the PCFG of a weighted grammar): counts, no margin",
-		check: func(m Model[Y], _ GenerativeParams) error {
+		check: func(m Model[Y], p GenerativeParams) error {
+			if p.Gap != nil {
+				return needs[GapEstimator](Generative, "a generative estimate with a gap cost (GenerativeGap) for param gap", m)
+			}
 			return needs[GenerativeEstimator](Generative, "a generative estimate (Generative)", m)
 		},
-		train: func(ctx context.Context, m Model[Y], _ GenerativeParams, _ options) (*Result, error) {
+		train: func(ctx context.Context, m Model[Y], p GenerativeParams, _ options) (*Result, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			start := time.Now()
-			w, err := m.(GenerativeEstimator).Generative()
+			var w []float64
+			var err error
+			if p.Gap != nil {
+				w, err = m.(GapEstimator).GenerativeGap(*p.Gap)
+			} else {
+				w, err = m.(GenerativeEstimator).Generative()
+			}
 			if err != nil {
 				return nil, fmt.Errorf("trainer %q: %w", Generative, err)
 			}

@@ -50,4 +50,22 @@ func TestGenerativeTrainer(t *testing.T) {
 	if err := Validate(Generative, Values{"C": 1.0}); err == nil {
 		t.Error("C accepted by the generative baseline")
 	}
+	if err := Check[int](Generative, countingToy{toyModel: toy}, Values{"gap": 0.5}); err == nil || !strings.Contains(err.Error(), "gap cost") {
+		t.Errorf("gap on a model without one: %v", err)
+	}
+	res, err = Train[int](context.Background(), Generative, gapToy{toy}, Values{"gap": 0.5})
+	if err != nil || res.W[0] != -0.5 {
+		t.Errorf("gap 0.5: %v, %v", res, err)
+	}
+}
+
+// gapToy's generative weights are all −gap.
+type gapToy struct{ *toyModel }
+
+func (m gapToy) GenerativeGap(gap float64) ([]float64, error) {
+	w := make([]float64, m.Dim())
+	for j := range w {
+		w[j] = -gap
+	}
+	return w, nil
 }

@@ -126,7 +126,20 @@ type DatasetSpec struct {
 	// MaxWords keeps a treebank's (format ptb) trees of at most this many
 	// words after preprocessing (unset: all).
 	MaxWords int `yaml:"max_words,omitempty"`
+	// Alignment, if set, makes the dataset generated alignment examples
+	// for the alignment task (models/align.Generate, docs/alignment.md).
+	Alignment *AlignmentSpec `yaml:"alignment,omitempty"`
 }
+
+// AlignmentSpec sets the alignment generator: how many examples, from
+// which seed (its other settings are the generator's defaults).
+type AlignmentSpec struct {
+	Examples int    `yaml:"examples"`
+	Seed     uint64 `yaml:"seed"`
+}
+
+// maxAlignmentExamples bounds a generated alignment dataset.
+const maxAlignmentExamples = 100000
 
 // Tree parses the dataset's taxonomy (nil without one); errors name file
 // and line.
@@ -407,6 +420,9 @@ const (
 	// TaskCFG parses with a weighted context-free grammar (section 5.5):
 	// exact-tree accuracy and bracket F1, on the test and training parts.
 	TaskCFG = tasks.CFGName
+	// TaskAlignment selects homologues by learned local alignment
+	// (section 5.4): the error rate on the test and training examples.
+	TaskAlignment = tasks.AlignmentName
 )
 
 // KnownTasks lists the task names a config may use.
@@ -987,7 +1003,14 @@ func (c *Config) validateData() error {
 		return c.fail(at{"datasets"}, "at least one dataset is required")
 	}
 	for i, d := range c.Datasets {
-		if d.declares() {
+		if d.Alignment != nil {
+			switch {
+			case d.declares() || d.Synthetic != nil || d.Taxonomy != nil || d.Cost != nil:
+				return c.fail(at{"datasets", i, "alignment"}, "alignment examples are generated: no files, format or other data settings")
+			case d.Alignment.Examples < 2 || d.Alignment.Examples > maxAlignmentExamples:
+				return c.fail(at{"datasets", i, "alignment", "examples"}, "must be in [2, %d], got %d", maxAlignmentExamples, d.Alignment.Examples)
+			}
+		} else if d.declares() {
 			if d.Name == datasetSynthetic {
 				return c.fail(at{"datasets", i, "format"}, "the synthetic dataset is generated: it takes generator settings, no files")
 			}
@@ -1215,6 +1238,12 @@ func (c *Config) validateFeatures() error {
 		return c.fail(at{"features", templateKey(f)}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
 	}
 	for i, d := range c.Datasets {
+		if (d.Alignment != nil) != slices.Contains(c.Tasks, TaskAlignment) || d.Alignment != nil && len(c.Tasks) > 1 {
+			return c.fail(at{"datasets", i}, "dataset %q: generated alignment examples (alignment:) go with the %s task alone, and only they do", d.Name, TaskAlignment)
+		}
+		if d.Alignment != nil {
+			continue
+		}
 		phrases := d.Synthetic == nil && d.Declaration().Format == datasets.FormatPTB
 		if phrases != slices.Contains(c.Tasks, TaskCFG) || phrases && len(c.Tasks) > 1 {
 			return c.fail(at{"datasets", i}, "dataset %q: phrase-structure treebanks (format %s) go with the %s task alone, and only they do", d.Name, datasets.FormatPTB, TaskCFG)

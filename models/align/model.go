@@ -235,3 +235,10 @@ func (m *Model) ErrorRate(xs []Example, w []float64) float64 {
 	}
 	return 100 * float64(wrong) / float64(len(xs))
 }
+
+// GenerativeGap returns the generative baseline's weights (see
+// Generative) over the model's training examples, with gap cost gap
+// (trainers.GapEstimator).
+func (m *Model) GenerativeGap(gap float64) ([]float64, error) {
+	return Generative(m.data, m.a, gap), nil
+}
