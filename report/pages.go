@@ -232,6 +232,7 @@ func (d *PageDir) row(label string) (Row, error) {
 //	paper DIR ROW TRAINER            the paper's values: .Err .Tok .Seg .F1, .Num METRIC
 //	test DIR ROW A B METRIC          a configured comparison: .Diff (A - B, points), .P, .Test
 //	points X Y                       X - Y (two numbers as strings) to 2 decimals, signed
+//	complement X                     100 - X (a number as a string): an accuracy from an error rate
 //	relative X Y                     (X - Y)/Y in percent to 2 decimals, signed (Table 1 of Tsochantaridis et al. 2004)
 func (d *PageDir) execute(dirs map[string]*PageDir, name, text string) (string, error) {
 	dir := func(n string) (*PageDir, error) {
@@ -272,6 +273,13 @@ func (d *PageDir) execute(dirs map[string]*PageDir, name, text string) (string, 
 				return "", err
 			}
 			return fmt.Sprintf("%+.2f", a-b), nil
+		},
+		"complement": func(x string) (string, error) {
+			a, err := strconv.ParseFloat(x, 64)
+			if err != nil {
+				return "", err
+			}
+			return strconv.FormatFloat(100-a, 'f', -1, 64), nil
 		},
 		"relative": func(x, y string) (string, error) {
 			a, err1 := strconv.ParseFloat(x, 64)
