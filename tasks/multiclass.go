@@ -82,8 +82,8 @@ func (t Multiclass) Metrics() metrics.TaskMetrics { return metrics.ForTask(t.Nam
 
 // NewScorer scores an item's one class: each item is one decision for
 // McNemar's test.
-func (Multiclass) NewScorer(c *Corpus, keep func(Outcome)) Scorer {
-	return &classScorer{cost: flatCost(c.Cost), keep: keep, c: c}
+func (t Multiclass) NewScorer(c *Corpus, keep func(Outcome)) Scorer {
+	return &classScorer{cost: flatCost(c.Cost), keep: keep, c: c, costError: !t.Taxonomy}
 }
 
 // Prepare numbers the features as the training items do, adds the bias
@@ -244,6 +244,9 @@ func vectorsHash(c *Corpus) string {
 // classScorer collects the true and predicted classes and scores them as
 // models/multiclass defines the metrics.
 type classScorer struct {
+	// costError reports the cost error, a percentage only for costs in
+	// [0, 1] (the taxonomy task's tree loss reaches its height).
+	costError   bool
 	c           *Corpus
 	cost        decoders.Cost
 	keep        func(Outcome)
@@ -275,7 +278,11 @@ func (s *classScorer) Metrics() map[string]float64 {
 	if err != nil {
 		panic(err) // Add checked the classes, Prepare or the loader the cost
 	}
-	return map[string]float64{metrics.ErrorRate: rate, metrics.AverageCost: avg, metrics.CostError: 100 * avg}
+	out := map[string]float64{metrics.ErrorRate: rate, metrics.AverageCost: avg}
+	if s.costError {
+		out[metrics.CostError] = 100 * avg
+	}
+	return out
 }
 
 // multiclassFitting is a multiclass training: the training part's feature
