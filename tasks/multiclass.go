@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -83,7 +84,10 @@ func (t Multiclass) Metrics() metrics.TaskMetrics { return metrics.ForTask(t.Nam
 // NewScorer scores an item's one class: each item is one decision for
 // McNemar's test.
 func (t Multiclass) NewScorer(c *Corpus, keep func(Outcome)) Scorer {
-	return &classScorer{cost: flatCost(c.Cost), keep: keep, c: c, costError: !t.Taxonomy}
+	// The cost error is a percentage only while every cost is at most 1
+	// (a tree loss reaches the tree's height).
+	costError := !t.Taxonomy && !slices.ContainsFunc(c.Cost, func(row []float64) bool { return slices.Max(row) > 1 })
+	return &classScorer{cost: flatCost(c.Cost), keep: keep, c: c, costError: costError}
 }
 
 // Prepare numbers the features as the training items do, adds the bias
