@@ -30,8 +30,9 @@ var (
 )
 
 // Every trainer of the registry accepts the model (each has a capability
-// it serves; see doc.go), but for latent-lbeta: the model has no latent
-// variables.
+// it serves; see doc.go), but for latent-lbeta, since the model has no
+// latent variables, and the generative baseline, since it has no
+// generative counterpart.
 func TestEveryTrainerAcceptsTheModel(t *testing.T) {
 	t.Parallel()
 	m, err := multiclass.New(nil, 2, 3, zeroCost)
@@ -40,7 +41,7 @@ func TestEveryTrainerAcceptsTheModel(t *testing.T) {
 	}
 	for _, spec := range trainers.Specs() {
 		name, v := spec.Name, trainers.Values{}
-		if name == trainers.LatentLBetaName {
+		if name == trainers.LatentLBetaName || name == trainers.Generative {
 			continue
 		}
 		for _, p := range spec.Params {
