@@ -382,9 +382,15 @@ func (f UnitFeatures) Tagger(columns []string) tagger.Features {
 	case FeaturesChunking:
 		kind = tagger.Chunking
 	}
+	// Pixel features carry their own degree (features.Pixels builds the
+	// pairs); the tagger's sparse pairs are for templates only.
+	degree := 0
+	if f.Kind == "" || f.Kind == FeaturesNER {
+		degree = f.Degree
+	}
 	return tagger.Features{
 		Kind: kind, Window: f.Window, Affixes: f.Affixes, NoLexicons: f.NoLexicons,
-		Columns: columns, MinCount: f.MinCount, Edges: f.Edges, Pairs: f.Pairs, Degree: f.Degree,
+		Columns: columns, MinCount: f.MinCount, Edges: f.Edges, Pairs: f.Pairs, Degree: degree,
 	}
 }
 

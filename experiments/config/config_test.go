@@ -376,3 +376,17 @@ func TestMulticlassConfigRules(t *testing.T) {
 		}
 	}
 }
+
+// The tagger's sparse pairs are for template features: pixel features of
+// degree 2 come with their pairs, and pairing them again would square the
+// model (a degree-2 OCR unit grew to 144 million weights that way).
+func TestTaggerDegreeOnlyForTemplates(t *testing.T) {
+	for _, tc := range []struct {
+		kind string
+		want int
+	}{{"", 2}, {FeaturesNER, 2}, {FeaturesPixels, 0}, {FeaturesGiven, 0}} {
+		if got := (UnitFeatures{Kind: tc.kind, Degree: 2}).Tagger(nil).Degree; got != tc.want {
+			t.Errorf("kind %q: tagger degree %d, want %d", tc.kind, got, tc.want)
+		}
+	}
+}
