@@ -182,7 +182,11 @@ echo "slurm-ci: resubmitted 2 units, finished $(since "$t_resubmit") s after sub
 no_times_jsonl() { sed -E 's/"(train_seconds|cpu_seconds|peak_mib)":[-0-9.eE+]+,?//g' "$1"; }
 no_cost_table() { sed '/^Training cost/,$d' "$1"; }
 no_cost_html() { sed '/Training cost/,/<\/table>/d' "$1"; }
-no_time_csv() { cut -d, -f1-9,12- "$1"; }   # drops train_seconds, cpu_seconds
+# drops the train_seconds and cpu_seconds columns, found by name in the header
+no_time_csv() {
+  awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "train_seconds" || $i == "cpu_seconds") drop[i] = 1 }
+    { out = ""; n = 0; for (i = 1; i <= NF; i++) if (!(i in drop)) { out = (n++ ? out OFS : "") $i }; print out }' "$1"
+}
 fail=0
 for f in config.yaml report.json table.tex; do
   cmp "$W/out-local/$f" "$out/$f" || fail=1
