@@ -66,18 +66,7 @@ func (p *GrammarParser) SaveFile(path string) error { return atomicfile.Write(pa
 // give a grammar of another size than its weights) is an error wrapping
 // modelfile.ErrFormat that says which.
 func DecodeGrammarParser(b []byte) (*GrammarParser, error) {
-	v, r, err := modelfile.Open(b)
-	if err != nil {
-		return nil, err
-	}
-	if v != GrammarFormatVersion {
-		return nil, fmt.Errorf("%w: model file format version %d, not a cfg model's (version %d)", modelfile.ErrFormat, v, GrammarFormatVersion)
-	}
-	p, err := decodeGrammarParser(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", modelfile.ErrFormat, err)
-	}
-	return p, nil
+	return decodeVersioned(b, GrammarFormatVersion, "cfg", decodeGrammarParser)
 }
 
 func decodeGrammarParser(r *bufio.Reader) (*GrammarParser, error) {

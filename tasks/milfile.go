@@ -54,18 +54,7 @@ func (m *BagClassifier) SaveFile(path string) error { return atomicfile.Write(pa
 // a file of another version or task, truncated, corrupt or inconsistent is
 // an error wrapping modelfile.ErrFormat.
 func DecodeBagClassifier(b []byte) (*BagClassifier, error) {
-	v, r, err := modelfile.Open(b)
-	if err != nil {
-		return nil, err
-	}
-	if v != BagClassifierFormatVersion {
-		return nil, fmt.Errorf("%w: model file format version %d, not a mil model's (version %d)", modelfile.ErrFormat, v, BagClassifierFormatVersion)
-	}
-	m, err := decodeBagClassifier(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", modelfile.ErrFormat, err)
-	}
-	return m, nil
+	return decodeVersioned(b, BagClassifierFormatVersion, "mil", decodeBagClassifier)
 }
 
 func decodeBagClassifier(r *bufio.Reader) (*BagClassifier, error) {

@@ -62,18 +62,7 @@ func (m *Classifier) SaveFile(path string) error { return atomicfile.Write(path,
 // another version or task, truncated, corrupt or inconsistent is an error
 // wrapping modelfile.ErrFormat that says which.
 func DecodeClassifier(b []byte) (*Classifier, error) {
-	v, r, err := modelfile.Open(b)
-	if err != nil {
-		return nil, err
-	}
-	if v != ClassifierFormatVersion {
-		return nil, fmt.Errorf("%w: model file format version %d, not a multiclass model's (version %d)", modelfile.ErrFormat, v, ClassifierFormatVersion)
-	}
-	m, err := decodeClassifier(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", modelfile.ErrFormat, err)
-	}
-	return m, nil
+	return decodeVersioned(b, ClassifierFormatVersion, "multiclass", decodeClassifier)
 }
 
 func decodeClassifier(r *bufio.Reader) (*Classifier, error) {

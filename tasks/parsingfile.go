@@ -70,18 +70,7 @@ func (p *Parser) SaveFile(path string) error { return atomicfile.Write(path, p.S
 // another version or task, truncated, corrupt or inconsistent is an error
 // wrapping modelfile.ErrFormat that says which.
 func DecodeParser(b []byte) (*Parser, error) {
-	v, r, err := modelfile.Open(b)
-	if err != nil {
-		return nil, err
-	}
-	if v != ParserFormatVersion {
-		return nil, fmt.Errorf("%w: model file format version %d, not a parsing model's (version %d)", modelfile.ErrFormat, v, ParserFormatVersion)
-	}
-	p, err := decodeParser(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", modelfile.ErrFormat, err)
-	}
-	return p, nil
+	return decodeVersioned(b, ParserFormatVersion, "parsing", decodeParser)
 }
 
 func decodeParser(r *bufio.Reader) (*Parser, error) {

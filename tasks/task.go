@@ -19,6 +19,7 @@
 package tasks
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -252,4 +253,23 @@ func Decode(b []byte) (Model, error) {
 		return nil, fmt.Errorf("%w: %w", modelfile.ErrFormat, err)
 	}
 	return t.Decode(b)
+}
+
+// decodeVersioned opens a model file, refuses another format version than
+// want (naming the task whose model it is not), and parses the rest with
+// decode; every parse error wraps modelfile.ErrFormat.
+func decodeVersioned[M any](b []byte, want uint32, task string, decode func(*bufio.Reader) (M, error)) (M, error) {
+	var zero M
+	v, r, err := modelfile.Open(b)
+	if err != nil {
+		return zero, err
+	}
+	if v != want {
+		return zero, fmt.Errorf("%w: model file format version %d, not a %s model's (version %d)", modelfile.ErrFormat, v, task, want)
+	}
+	m, err := decode(r)
+	if err != nil {
+		return zero, fmt.Errorf("%w: %w", modelfile.ErrFormat, err)
+	}
+	return m, nil
 }
