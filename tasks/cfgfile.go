@@ -9,7 +9,6 @@ import (
 
 	"github.com/maxmargin/repro/datasets"
 	"github.com/maxmargin/repro/internal/atomicfile"
-	"github.com/maxmargin/repro/internal/modelfile"
 	"github.com/maxmargin/repro/models/cfg"
 	"github.com/maxmargin/repro/trainers"
 )
@@ -41,21 +40,10 @@ func (p *GrammarParser) Save(w io.Writer) error {
 	if err := datasets.WritePhraseTrees(&trees, p.Trees); err != nil {
 		return fmt.Errorf("save model: %w", err)
 	}
-	err := modelfile.Write(w, GrammarFormatVersion, func(w io.Writer) error {
-		buf, err := modelfile.AppendHeader(nil, grammarHeader{
-			Task: CFGName, Trainer: p.Trainer, Params: p.Params, DataHash: p.DataHash, Version: p.Version,
-			Rules: len(p.Weights), Trees: trees.String(),
-		})
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(modelfile.AppendWeights(buf, p.Weights))
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("save model: %w", err)
-	}
-	return nil
+	return saveHeaderAndWeights(w, GrammarFormatVersion, grammarHeader{
+		Task: CFGName, Trainer: p.Trainer, Params: p.Params, DataHash: p.DataHash, Version: p.Version,
+		Rules: len(p.Weights), Trees: trees.String(),
+	}, p.Weights)
 }
 
 // SaveFile writes the model file to path atomically.
@@ -70,12 +58,8 @@ func DecodeGrammarParser(b []byte) (*GrammarParser, error) {
 }
 
 func decodeGrammarParser(r *bufio.Reader) (*GrammarParser, error) {
-	js, err := modelfile.ReadHeader(r)
+	h, err := readHeader[grammarHeader](r)
 	if err != nil {
-		return nil, err
-	}
-	var h grammarHeader
-	if err := modelfile.DecodeHeader(js, &h); err != nil {
 		return nil, err
 	}
 	if h.Task != CFGName {
@@ -92,11 +76,8 @@ func decodeGrammarParser(r *bufio.Reader) (*GrammarParser, error) {
 	if h.Rules != g.Rules() {
 		return nil, fmt.Errorf("header: %d rules, but its trees give %d", h.Rules, g.Rules())
 	}
-	weights, err := modelfile.ReadWeights(r, h.Rules)
+	weights, err := readFinalWeights(r, h.Rules)
 	if err != nil {
-		return nil, err
-	}
-	if err := modelfile.AtEnd(r); err != nil {
 		return nil, err
 	}
 	p := &GrammarParser{Trainer: h.Trainer, Params: h.Params, DataHash: h.DataHash, Version: h.Version, Trees: trees, Weights: weights, grammar: g}

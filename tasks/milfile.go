@@ -7,7 +7,6 @@ import (
 	"math"
 
 	"github.com/maxmargin/repro/internal/atomicfile"
-	"github.com/maxmargin/repro/internal/modelfile"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -31,20 +30,9 @@ func (m *BagClassifier) Save(w io.Writer) error {
 	if err := m.check(); err != nil {
 		return fmt.Errorf("save model: %w", err)
 	}
-	err := modelfile.Write(w, BagClassifierFormatVersion, func(w io.Writer) error {
-		buf, err := modelfile.AppendHeader(nil, bagClassifierHeader{
-			Task: MILName, Trainer: m.Trainer, Params: m.Params, Version: m.Version, Features: m.Features, Beta: m.Beta,
-		})
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(modelfile.AppendWeights(buf, m.Weights))
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("save model: %w", err)
-	}
-	return nil
+	return saveHeaderAndWeights(w, BagClassifierFormatVersion, bagClassifierHeader{
+		Task: MILName, Trainer: m.Trainer, Params: m.Params, Version: m.Version, Features: m.Features, Beta: m.Beta,
+	}, m.Weights)
 }
 
 // SaveFile writes the model file to path atomically.
@@ -58,22 +46,15 @@ func DecodeBagClassifier(b []byte) (*BagClassifier, error) {
 }
 
 func decodeBagClassifier(r *bufio.Reader) (*BagClassifier, error) {
-	js, err := modelfile.ReadHeader(r)
+	h, err := readHeader[bagClassifierHeader](r)
 	if err != nil {
-		return nil, err
-	}
-	var h bagClassifierHeader
-	if err := modelfile.DecodeHeader(js, &h); err != nil {
 		return nil, err
 	}
 	if h.Task != MILName || h.Features < 0 || h.Features >= math.MaxInt32 {
 		return nil, fmt.Errorf("header: task %q with %d features, want %s", h.Task, h.Features, MILName)
 	}
-	weights, err := modelfile.ReadWeights(r, h.Features+1)
+	weights, err := readFinalWeights(r, h.Features+1)
 	if err != nil {
-		return nil, err
-	}
-	if err := modelfile.AtEnd(r); err != nil {
 		return nil, err
 	}
 	m := &BagClassifier{Trainer: h.Trainer, Params: h.Params, Version: h.Version, Features: h.Features, Beta: h.Beta, Weights: weights}

@@ -7,7 +7,6 @@ import (
 	"math"
 
 	"github.com/maxmargin/repro/internal/atomicfile"
-	"github.com/maxmargin/repro/internal/modelfile"
 	"github.com/maxmargin/repro/trainers"
 )
 
@@ -38,21 +37,10 @@ func (m *Classifier) Save(w io.Writer) error {
 	if m.Embedding != nil || m.bow != nil {
 		return fmt.Errorf("save model: the file format holds a flat classifier over given feature vectors; a taxonomy model or one over documents is not saved")
 	}
-	err := modelfile.Write(w, ClassifierFormatVersion, func(w io.Writer) error {
-		buf, err := modelfile.AppendHeader(nil, classifierHeader{
-			Task: MulticlassName, Trainer: m.Trainer, Params: m.Params, DataHash: m.DataHash, Version: m.Version,
-			Classes: m.Classes, Features: m.Features, Bias: multiclassBias, Cost: m.Cost,
-		})
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(modelfile.AppendWeights(buf, m.Weights))
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("save model: %w", err)
-	}
-	return nil
+	return saveHeaderAndWeights(w, ClassifierFormatVersion, classifierHeader{
+		Task: MulticlassName, Trainer: m.Trainer, Params: m.Params, DataHash: m.DataHash, Version: m.Version,
+		Classes: m.Classes, Features: m.Features, Bias: multiclassBias, Cost: m.Cost,
+	}, m.Weights)
 }
 
 // SaveFile writes the model file to path atomically.
@@ -66,12 +54,8 @@ func DecodeClassifier(b []byte) (*Classifier, error) {
 }
 
 func decodeClassifier(r *bufio.Reader) (*Classifier, error) {
-	js, err := modelfile.ReadHeader(r)
+	h, err := readHeader[classifierHeader](r)
 	if err != nil {
-		return nil, err
-	}
-	var h classifierHeader
-	if err := modelfile.DecodeHeader(js, &h); err != nil {
 		return nil, err
 	}
 	switch {
@@ -82,11 +66,8 @@ func decodeClassifier(r *bufio.Reader) (*Classifier, error) {
 	case h.Bias != multiclassBias:
 		return nil, fmt.Errorf("header: bias %v, this repro's is %v", h.Bias, multiclassBias)
 	}
-	weights, err := modelfile.ReadWeights(r, len(h.Classes)*(h.Features+1))
+	weights, err := readFinalWeights(r, len(h.Classes)*(h.Features+1))
 	if err != nil {
-		return nil, err
-	}
-	if err := modelfile.AtEnd(r); err != nil {
 		return nil, err
 	}
 	m := &Classifier{

@@ -74,12 +74,8 @@ func DecodeParser(b []byte) (*Parser, error) {
 }
 
 func decodeParser(r *bufio.Reader) (*Parser, error) {
-	js, err := modelfile.ReadHeader(r)
+	h, err := readHeader[parserHeader](r)
 	if err != nil {
-		return nil, err
-	}
-	var h parserHeader
-	if err := modelfile.DecodeHeader(js, &h); err != nil {
 		return nil, err
 	}
 	switch {
@@ -101,11 +97,8 @@ func decodeParser(r *bufio.Reader) (*Parser, error) {
 	if err != nil {
 		return nil, err
 	}
-	weights, err := modelfile.ReadWeights(r, h.Features)
+	weights, err := readFinalWeights(r, h.Features)
 	if err != nil {
-		return nil, err
-	}
-	if err := modelfile.AtEnd(r); err != nil {
 		return nil, err
 	}
 	p := &Parser{

@@ -273,3 +273,45 @@ func decodeVersioned[M any](b []byte, want uint32, task string, decode func(*buf
 	}
 	return m, nil
 }
+
+// saveHeaderAndWeights writes a model file of the format version whose
+// payload is the JSON header followed by the weights, the layout of every
+// task's file but parsing's (which has feature hashes between the two).
+func saveHeaderAndWeights(w io.Writer, version uint32, header any, weights []float64) error {
+	err := modelfile.Write(w, version, func(w io.Writer) error {
+		buf, err := modelfile.AppendHeader(nil, header)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(modelfile.AppendWeights(buf, weights))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	return nil
+}
+
+// readHeader reads and decodes a model file's JSON header.
+func readHeader[H any](r *bufio.Reader) (H, error) {
+	var h H
+	js, err := modelfile.ReadHeader(r)
+	if err != nil {
+		return h, err
+	}
+	err = modelfile.DecodeHeader(js, &h)
+	return h, err
+}
+
+// readFinalWeights reads the n weights that end a model file and checks
+// that nothing follows them.
+func readFinalWeights(r *bufio.Reader, n int) ([]float64, error) {
+	weights, err := modelfile.ReadWeights(r, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := modelfile.AtEnd(r); err != nil {
+		return nil, err
+	}
+	return weights, nil
+}
