@@ -60,6 +60,7 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings, p pool
 	if err != nil {
 		return nil, err
 	}
+	qp := newQPTimer()
 	st := Stats{}
 	oracleBest := false       // o.j holds an oracle pass's joint constraint at w
 	lastExcess := math.Inf(1) // violation beyond ξ of the last oracle pass's joint constraint
@@ -76,7 +77,9 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings, p pool
 				return nil, err
 			}
 			oracleBest = true
+			t0 := qp.start()
 			o.qp.refresh() // exact gradients, so that the test below is exact
+			qp.stop(t0)
 			xi = o.qp.slack()
 			lastExcess = o.j.violation - xi
 		}
@@ -87,13 +90,16 @@ func oneSlack(ctx context.Context, n, dim int, sep Separator, s Settings, p pool
 		}
 		if !st.Converged {
 			a, b := o.j.constraint()
+			t0 := qp.start()
 			o.qp.add(a, b, o.j.acc, o.j.count, o.j.lossSum)
 			st.Added = 1
 			if err := o.qp.solve(ctx, s.QPTolerance); err != nil {
 				return nil, err
 			}
 			o.qp.dropInactive()
+			qp.stop(t0)
 		}
+		qp.record(&st)
 		st.WorkingPrimal, st.Dual = o.qp.objectives()
 		if math.IsNaN(st.WorkingPrimal) || math.IsInf(st.WorkingPrimal, 0) {
 			return nil, fmt.Errorf("iteration %d: %w", st.Iterations, ErrNotFinite)
