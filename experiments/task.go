@@ -132,7 +132,7 @@ func runBound[Y any](ctx context.Context, b binding[Y], d *preparedData, u unitS
 			out.Metrics[metrics.TrainError] = v
 		}
 	}
-	maps.Copy(out.Metrics, trainerMetrics(res, b.declared))
+	maps.Copy(out.Metrics, trainerMetrics(res, cost, b.declared))
 	out.Curve = curve
 	if b.finish != nil {
 		b.finish(&out, sheet, f, d, eval)
@@ -177,17 +177,34 @@ func dispatchUnit(ctx context.Context, d *preparedData, u unitSpec, train, eval 
 // and the mean loss of its support labelings, of the trainers with a
 // working set (the cutting-plane ones, which report its support; the
 // online trainers count their updates in Constraints, which is no working
-// set), and their units alone have them.
-func trainerMetrics(res *trainers.Result, declared []string) map[string]float64 {
+// set), and the time their QP took, alone and as a share of the training's
+// cost (CPU time when both are CPU times, else wall-clock); their units
+// alone have them.
+func trainerMetrics(res *trainers.Result, cost cputime.Timing, declared []string) map[string]float64 {
 	out := map[string]float64{}
-	if res.Support == 0 {
-		return out
+	if res.Support > 0 {
+		if slices.Contains(declared, metrics.Constraints) {
+			out[metrics.Constraints] = float64(res.Constraints)
+		}
+		if slices.Contains(declared, metrics.SupportLoss) {
+			out[metrics.SupportLoss] = res.SupportLoss
+		}
 	}
-	if slices.Contains(declared, metrics.Constraints) {
-		out[metrics.Constraints] = float64(res.Constraints)
-	}
-	if slices.Contains(declared, metrics.SupportLoss) {
-		out[metrics.SupportLoss] = res.SupportLoss
+	if res.QPTime > 0 {
+		qp := res.QPTime.Seconds()
+		if slices.Contains(declared, metrics.QPSeconds) {
+			out[metrics.QPSeconds] = qp
+		}
+		total := cost.Wall
+		if res.QPTimeCPU && cost.CPU > 0 {
+			total = cost.CPU
+		}
+		if slices.Contains(declared, metrics.QPShare) && total > 0 {
+			// The QP is part of the timed training, so the share is at
+			// most 100 but for the clocks' rounding; a unit's percentages
+			// must lie in [0, 100] (store.Result.validate).
+			out[metrics.QPShare] = min(100, 100*qp/total)
+		}
 	}
 	return out
 }

@@ -138,3 +138,30 @@ func TestCompareNewMetric(t *testing.T) {
 		}
 	}
 }
+
+// Measurements of the machine (qp_seconds, qp_share) are neither held nor
+// compared, as train_seconds is not: two runs of one unit differ in them.
+func TestCompareLeavesOutMeasurements(t *testing.T) {
+	t.Parallel()
+	timed := func(qp float64) []report.Run {
+		runs := fixture()
+		for i := range runs {
+			runs[i].Metrics["qp_seconds"], runs[i].Metrics["qp_share"] = qp, 10*qp
+		}
+		return runs
+	}
+	g := FromRuns(timed(1), "c.yaml", "", nil)
+	for _, e := range g.Entries {
+		if _, ok := e.Metrics["qp_seconds"]; ok {
+			t.Fatalf("golden entry %s holds a measurement: %v", e.id(), e.Metrics)
+		}
+	}
+	if _, ok := g.Tolerances["qp_share"]; ok {
+		t.Errorf("a tolerance for a measurement: %v", g.Tolerances)
+	}
+	for _, runs := range [][]report.Run{timed(5), fixture()} {
+		if diffs := Compare(g, runs); Failed(diffs) != 0 {
+			t.Errorf("measurements compared: %+v", diffs)
+		}
+	}
+}

@@ -42,8 +42,11 @@ func TestTaskDeclarations(t *testing.T) {
 			t.Errorf("metric %q registered twice", n)
 		}
 		d, _ := metrics.Lookup(n)
-		if d.Label == "" || d.Short == "" || d.Line == "" || d.Doc == "" || d.Tests&metrics.TTest == 0 {
-			t.Errorf("metric %q: label, short name, line name, doc and the t-test are required: %+v", n, d)
+		if d.Label == "" || d.Short == "" || d.Line == "" || d.Doc == "" || (d.Tests&metrics.TTest == 0) != d.Measured {
+			t.Errorf("metric %q: label, short name, line name, doc and, unless it is a measurement, the t-test are required: %+v", n, d)
+		}
+		if d.Measured && d.Tests != 0 {
+			t.Errorf("metric %q measures the machine: its differences are no paired test's business", n)
 		}
 	}
 	for _, task := range metrics.Tasks() {

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+
+	"github.com/maxmargin/repro/metrics"
 )
 
 // measuredFields are the JSON fields of a run record, of its selection
@@ -15,8 +17,9 @@ var measuredFields = []string{"train_seconds", "cpu_seconds", "peak_mib", "versi
 
 // Diff compares two run records field by field as runs.jsonl stores them,
 // leaving out the times, memory and code version (of the run, of its
-// validation candidates and of its curve points) and the top-level fields
-// named in ignore. A field one record lacks equals an empty one. A metric
+// validation candidates and of its curve points), the metrics that are
+// measurements of the machine (metrics.Def.Measured) and the top-level
+// fields named in ignore. A field one record lacks equals an empty one. A metric
 // the old record lacks (in the run, a candidate or a curve point) is one
 // the code added since, not a difference: records written before a task
 // declared it verify against a rerun that has it. Metrics are compared one
@@ -126,10 +129,19 @@ func comparedFields(run Run, ignore []string) (map[string]any, error) {
 	return m, nil
 }
 
-// dropMeasured removes measuredFields from a record or one of its items.
+// dropMeasured removes measuredFields from a record or one of its items,
+// and from its metrics those that measure the machine (metrics.Def.Measured,
+// e.g. qp_seconds), which differ between two runs as the times do.
 func dropMeasured(m map[string]any) {
 	for _, f := range measuredFields {
 		delete(m, f)
+	}
+	if ms, ok := m["metrics"].(map[string]any); ok {
+		for name := range ms {
+			if d, ok := metrics.Lookup(name); ok && d.Measured {
+				delete(ms, name)
+			}
+		}
 	}
 }
 

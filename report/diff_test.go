@@ -9,8 +9,8 @@ func TestDiff(t *testing.T) {
 	base := func() Run {
 		return Run{
 			Key: "k1", Dataset: "cora", Task: "sequence", Trainer: "margin", Params: map[string]float64{"C": 0.1},
-			Selection: []Candidate{{Params: map[string]float64{"C": 0.1}, Metrics: map[string]float64{"token_error": 7.5}, TrainSeconds: 2}},
-			Metrics:   map[string]float64{"token_error": 7.25, "span_f1": 80}, TrainSeconds: 3, CPUSeconds: 2.5, PeakMiB: 40, Iterations: 12, Primal: 1.5, Version: "abc",
+			Selection: []Candidate{{Params: map[string]float64{"C": 0.1}, Metrics: map[string]float64{"token_error": 7.5, "qp_seconds": 0.25, "qp_share": 12.5}, TrainSeconds: 2}},
+			Metrics:   map[string]float64{"token_error": 7.25, "span_f1": 80, "qp_seconds": 0.5, "qp_share": 25}, TrainSeconds: 3, CPUSeconds: 2.5, PeakMiB: 40, Iterations: 12, Primal: 1.5, Version: "abc",
 			Curve: []CurvePoint{{Iteration: 5, CPUSeconds: 1, Metrics: map[string]float64{"token_error": 9}}},
 		}
 	}
@@ -25,6 +25,14 @@ func TestDiff(t *testing.T) {
 			r.TrainSeconds, r.CPUSeconds, r.PeakMiB, r.Version = 9, 8, 70, "def"
 			r.Selection[0].TrainSeconds = 5
 			r.Curve[0].CPUSeconds = 4
+		}, nil, nil},
+		{"measured metrics", func(r *Run) {
+			r.Metrics["qp_seconds"], r.Metrics["qp_share"] = 0.75, 31
+			r.Selection[0].Metrics["qp_seconds"] = 0.5
+		}, nil, nil},
+		{"measured metrics the rerun lacks", func(r *Run) {
+			delete(r.Metrics, "qp_seconds")
+			delete(r.Selection[0].Metrics, "qp_share")
 		}, nil, nil},
 		{"error", func(r *Run) { r.Metrics["token_error"] = 7.5 }, nil, []string{"metrics.token_error: 7.25, now 7.5"}},
 		{"iterations and primal", func(r *Run) { r.Iterations, r.Primal = 13, 1.25 }, nil, []string{"iterations: 12, now 13", "primal: 1.5, now 1.25"}},

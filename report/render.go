@@ -243,6 +243,9 @@ func (t *Table) cellLegend(best string) []string {
 	}
 	for _, m := range byRank(further) {
 		d, _ := metrics.Lookup(m)
+		if d.Measured {
+			continue // not marked (markBest)
+		}
 		better := "lowest"
 		if !d.Lower() {
 			better = "highest"

@@ -439,9 +439,14 @@ func aggregate(trainer string, runs []*Run, names []string) Cell {
 }
 
 // markBest applies mark to the cells with the best mean of metric (in
-// its direction), provided at least two cells have runs.
+// its direction), provided at least two cells have runs and the metric is
+// not a measurement of the machine (metrics.Def.Measured: a QP time says
+// how a trainer spends its time, not which is better).
 func markBest(cells []Cell, metric Metric, mark func(*Cell)) {
 	d, _ := metrics.Lookup(metric)
+	if d.Measured {
+		return
+	}
 	value := func(c Cell) float64 {
 		if d.Lower() {
 			return c.Stats[metric].Mean
