@@ -191,6 +191,23 @@ func (f *SplitFile) Check(n int, dataset string) error {
 	return nil
 }
 
+// TestsDisjoint reports an index that the test parts of two splits share,
+// and nil when no sequence is tested twice: the splits are then folds of
+// a cross-validation (not all sequences need be tested), whose per-item
+// outcomes a paired test may pool.
+func (f *SplitFile) TestsDisjoint() error {
+	in := make(map[int]int) // index → the split whose test part has it
+	for k, s := range f.Splits {
+		for _, i := range s.Test {
+			if j, ok := in[i]; ok && j != k {
+				return fmt.Errorf("%s: sequence %d is in the test parts of %s and %s", f.Name, i, f.Splits[j].Label, s.Label)
+			}
+			in[i] = k
+		}
+	}
+	return nil
+}
+
 // partOf maps a part's name in a file to its slot in FileSplit.parts.
 func partOf(name string) (int, bool) {
 	switch name {

@@ -125,6 +125,33 @@ func TestSplitFileCheck(t *testing.T) {
 	}
 }
 
+// Test parts are disjoint when no index is tested in two splits; train
+// and dev parts do not count.
+func TestSplitFileTestsDisjoint(t *testing.T) {
+	tests := []struct {
+		name, file string
+		want       string // "" for disjoint
+	}{
+		{"folds", `[{"train": [2, 3], "test": [0, 1]}, {"train": [0, 1], "test": [2, 3]}]`, ""},
+		{"not every index tested", `[{"train": [2, 3], "test": [0]}, {"train": [1, 3], "test": [2], "dev": [0]}]`, ""},
+		{"one split", `[{"train": [1, 3], "test": [0, 2]}]`, ""},
+		{"overlap", `[{"train": [2, 3], "test": [0, 1]}, {"train": [0, 3], "test": [1, 2]}, {"train": [0, 1], "test": [3]}]`,
+			"s.json: sequence 1 is in the test parts of splits[0] and splits[1]"},
+		{"a repeat of a split", `[{"train": [1, 2], "test": [0]}, {"train": [1, 2], "test": [0]}]`,
+			"s.json: sequence 0 is in the test parts of splits[0] and splits[1]"},
+	}
+	for _, tt := range tests {
+		sf, err := ParseSplitFile([]byte(tt.file), "s.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = sf.TestsDisjoint()
+		if (err == nil) != (tt.want == "") || err != nil && err.Error() != tt.want {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
 // A split's hash depends on its parts as sets, nothing else.
 func TestFileSplitHash(t *testing.T) {
 	parse := func(in string) []FileSplit {

@@ -34,10 +34,23 @@ type Test uint8
 // run; McNemar and Bootstrap compare them on one fixed split from the
 // per-item outcomes a run keeps (report.Outcomes): McNemar on the token
 // decisions, the paired bootstrap over sentences on the span counts.
+//
+// Sign compares them item by item over the test items of every split
+// both have run, pooled, where the splits' test parts are disjoint
+// (cross-validation folds: each item is tested once), as McNemar's test
+// on one test set does: an item counts for the trainer whose value of the
+// metric on that item alone is better, ties are dropped, and the exact
+// two-sided binomial test asks whether the two counts differ. The item's
+// value comes from the outcomes the metric's other per-item test reads,
+// so a metric with Sign has McNemar or Bootstrap too: the share of the
+// item's tokens that are right (McNemar; a tree or class is one token,
+// right or not), or the item's span F1 (Bootstrap; a sentence's bracket
+// F1).
 const (
 	TTest Test = 1 << iota
 	McNemar
 	Bootstrap
+	Sign
 )
 
 // Def declares one metric: everything tables, figures, the paper
@@ -50,14 +63,19 @@ type Def struct {
 	// Line names a results-table line that starts with it, in the error
 	// column a table has when its rows start with different metrics.
 	Line string
-	Unit string // "%" or ""
+	// Unit is "%", "s" or "" (a count or a plain number): tables label
+	// values with it, and a difference of percentages is in points.
+	Unit string
 	// Better is the direction in which it improves.
 	Better Direction
 	// Decimals a table prints; 0 means the table's own setting.
 	Decimals    int
 	Aggregation Aggregation
 	Tests       Test
-	// Source, if set, says where the metric is defined, for legends.
+	// Source, if set, says where the metric is defined, for the legend of
+	// the paper comparison: it must hold for every paper table the metric
+	// is compared with (the working set's size is a column of three of
+	// Tsochantaridis et al.'s tables, so it cites them all).
 	Source string
 	// Doc defines it, for legends and docs/metrics.md: a noun phrase.
 	Doc string
@@ -146,16 +164,16 @@ func All() []Def {
 			Aggregation: Micro, Tests: TTest,
 			Doc: "the task's first metric (token error for sequence labelling) on the training part, predicted by the trained model"},
 		{Name: Constraints, Label: "constraints", Short: "constr", Line: "constraints", Better: LowerBetter, Decimals: 0,
-			Aggregation: Macro, Tests: TTest, ByTrainer: true, Source: "Tsochantaridis et al., Table 3",
+			Aggregation: Macro, Tests: TTest, ByTrainer: true, Source: "Tsochantaridis et al., Tables 3–5",
 			Doc: "the size of the cutting-plane solver's final working set (n-slack: constraints; one-slack: joint constraints), as the trainers report it"},
 		{Name: SupportLoss, Label: "average support loss", Short: "avg loss", Line: "support loss", Better: LowerBetter, Decimals: 2,
 			Aggregation: Macro, Tests: TTest, ByTrainer: true, Source: "Tsochantaridis et al., Table 3 (average loss)",
 			Doc: "the mean task loss L_i(y) (Hamming on chains, whatever loss trained) of the labelings behind the working set's constraints with nonzero dual weight"},
 		{Name: TreeAccuracy, Label: "exact-tree accuracy", Short: "exact", Line: "exact", Unit: "%", Better: HigherBetter,
-			Aggregation: Micro, Tests: TTest | McNemar,
+			Aggregation: Micro, Tests: TTest | McNemar | Sign,
 			Doc: "the percentage of test sentences whose parse is the gold tree exactly (Table 5's test accuracy)"},
 		{Name: BracketF1, Label: "bracket F1", Short: "br-F1", Line: "bracket F1", Unit: "%", Better: HigherBetter,
-			Aggregation: Micro, Tests: TTest | Bootstrap,
+			Aggregation: Micro, Tests: TTest | Bootstrap | Sign,
 			Doc: "the labelled-bracket F1 of the test parses in percent, bracket counts summed over sentences (evalb's totals, punctuation kept)"},
 		{Name: TrainTreeAcc, Label: "train exact-tree accuracy", Short: "train exact", Line: "train exact", Unit: "%", Better: HigherBetter,
 			Aggregation: Micro, Tests: TTest,

@@ -48,6 +48,18 @@ func TestTaskDeclarations(t *testing.T) {
 		if d.Measured && d.Tests != 0 {
 			t.Errorf("metric %q measures the machine: its differences are no paired test's business", n)
 		}
+		// The sign test reads an item's value from the outcomes of the
+		// metric's other per-item test: one of them, so that it is clear
+		// which; span counts give an F1, which is higher-better.
+		if d.Has(metrics.Sign) && d.Has(metrics.McNemar) == d.Has(metrics.Bootstrap) {
+			t.Errorf("metric %q: a sign test needs exactly one of McNemar (token decisions) and Bootstrap (span counts) to say what an item's value is", n)
+		}
+		if d.Has(metrics.Sign) && d.Has(metrics.Bootstrap) && d.Lower() {
+			t.Errorf("metric %q: a sign test on span counts compares the items' F1, a score, but the metric is an error", n)
+		}
+		if !slices.Contains([]string{"%", "s", ""}, d.Unit) {
+			t.Errorf("metric %q: unit %q; tables know %%, s and none", n, d.Unit)
+		}
 	}
 	for _, task := range metrics.Tasks() {
 		if err := task.Check(); err != nil {

@@ -25,7 +25,11 @@
 //     [EdgeNote]), since the best value may then lie outside the grid.
 //   - Paired t-tests between configured pairs of trainers over the splits
 //     both have run ([PairedTTest]), reported as absolute differences in
-//     percentage points, as in section 5 of the paper.
+//     percentage points (in the metric's unit where it is no percentage),
+//     as in section 5 of the paper; on one split McNemar's test and a
+//     paired bootstrap ([McNemar], [SpanF1Bootstrap]); over folds whose
+//     test parts are disjoint ([Folds]), McNemar's test with the item as
+//     unit pooled over them, for the metrics that declare it ([Sign]).
 //   - A cost table of mean training seconds (CPU and wall-clock when every
 //     run has a CPU time, [Run.CPUSeconds]; wall-clock otherwise),
 //     iterations and constraints.

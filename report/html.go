@@ -24,6 +24,8 @@ type indexPage struct {
 	Paper        *htmlPaper // nil without a paper reference
 	Tests        []string
 	TestsCaption string
+	Signs        []string // sign tests pooled over folds
+	SignsCaption string
 	Cost         htmlTable
 	CostCaption  string
 	Warnings     []string
@@ -129,6 +131,15 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 {{- end}}
 </ul>
 {{- end}}
+{{- with .Signs}}
+<h2>McNemar tests per sentence, pooled over folds</h2>
+<p>{{$.SignsCaption}}</p>
+<ul>
+{{- range .}}
+<li>{{.}}</li>
+{{- end}}
+</ul>
+{{- end}}
 {{- if .Cost.Rows}}
 <h2>Training cost</h2>
 <p>{{.CostCaption}}</p>
@@ -184,6 +195,8 @@ func newIndexPage(dir string, runs []Run, spec Spec, t *Table, paper *PaperTable
 		Results:      resultsHTML(t),
 		Tests:        t.testLines(),
 		TestsCaption: t.testsHeading(),
+		Signs:        t.signLines(),
+		SignsCaption: signTitle,
 		CostCaption:  costTitle,
 		Cost:         costHTML(t),
 		Warnings:     t.Warnings,

@@ -231,6 +231,7 @@ func (d *PageDir) row(label string) (Row, error) {
 //	cell DIR ROW TRAINER             our cell: .Err .Tok .Seg .F1 (1 decimal), .Num METRIC DECIMALS
 //	paper DIR ROW TRAINER            the paper's values: .Err .Tok .Seg .F1, .Num METRIC
 //	test DIR ROW A B METRIC          a configured comparison: .Diff (A - B, points), .P, .Test
+//	sign DIR ROW A B METRIC          its sign test pooled over folds: .A .B .Ties .Items .Splits (counts), .P
 //	points X Y                       X - Y (two numbers as strings) to 2 decimals, signed
 //	complement X                     100 - X (a number as a string): an accuracy from an error rate
 //	relative X Y                     (X - Y)/Y in percent to 2 decimals, signed (Table 1 of Tsochantaridis et al. 2004)
@@ -265,6 +266,13 @@ func (d *PageDir) execute(dirs map[string]*PageDir, name, text string) (string, 
 				return testView{}, err
 			}
 			return o.test(row, a, b, Metric(metric))
+		},
+		"sign": func(dn, row, a, b, metric string) (signView, error) {
+			o, err := dir(dn)
+			if err != nil {
+				return signView{}, err
+			}
+			return o.sign(row, a, b, Metric(metric))
 		},
 		"points": func(x, y string) (string, error) {
 			a, err1 := strconv.ParseFloat(x, 64)
@@ -422,6 +430,30 @@ func (d *PageDir) test(label, a, b string, metric Metric) (testView, error) {
 		return testView{}, fmt.Errorf("results/%s: %s vs %s on %s has no test of %s", d.Dir, a, b, label, metric)
 	}
 	return testView{}, fmt.Errorf("results/%s: no comparison %s vs %s on row %s", d.Dir, a, b, label)
+}
+
+// signView is a sign test pooled over folds as a reading quotes it.
+type signView struct {
+	A, B, Ties    int    // items on which A is better, B is, neither
+	Items, Splits int    // items and folds pooled
+	P             string // two significant digits, as the tables print it
+}
+
+func (d *PageDir) sign(label, a, b string, metric Metric) (signView, error) {
+	for _, pt := range d.Table.Tests {
+		if pt.Label != label || pt.A != a || pt.B != b {
+			continue
+		}
+		if pt.SignErr != nil {
+			return signView{}, fmt.Errorf("results/%s: %s vs %s on %s was not pooled: %w", d.Dir, a, b, label, pt.SignErr)
+		}
+		st, ok := pt.SignOf(metric)
+		if !ok {
+			return signView{}, fmt.Errorf("results/%s: %s vs %s on %s has no sign test of %s (metrics declaring one, on splits that are folds)", d.Dir, a, b, label, metric)
+		}
+		return signView{st.BetterA, st.BetterB, st.Ties, st.Items, st.Splits, fmt.Sprintf("%.2g", st.P)}, nil
+	}
+	return signView{}, fmt.Errorf("results/%s: no comparison %s vs %s on row %s", d.Dir, a, b, label)
 }
 
 func ttestView(t TTest) testView {

@@ -21,6 +21,16 @@ import (
 
 const testsTitle = "Paired t-tests (two-sided, over shared splits; diff = A - B in percentage points):"
 
+// testsTitleUnits heads the t-tests of a table that tests a metric other
+// than a percentage (a count of constraints, an average cost): each diff
+// then carries its unit (diffText).
+const testsTitleUnits = "Paired t-tests (two-sided, over shared splits; diff = A - B, in percentage points for percentages, else in the metric's unit):"
+
+// signTitle heads the sign tests pooled over folds (PairTest.Signs),
+// saying their unit: the sentence.
+const signTitle = "McNemar tests with the sentence as unit, pooled over the folds (the splits' test parts are disjoint, so each test sentence counts once): " +
+	"a sentence counts for A or for B by which has the better value of the metric on that sentence alone, ties dropped; exact binomial p, two-sided:"
+
 // singleSplitTitle heads the comparisons of tables whose runs share one
 // split, where McNemar's test and the paired bootstrap stand in for the
 // t-test.
@@ -30,11 +40,24 @@ const singleSplitTitle = "Paired tests on one split (two-sided; McNemar on token
 func (t *Table) testsHeading() string {
 	for _, pt := range t.Tests {
 		if pt.McNemar == nil {
-			return testsTitle
+			return t.tTestsTitle()
 		}
 	}
 	if len(t.Tests) > 0 {
 		return singleSplitTitle
+	}
+	return testsTitle
+}
+
+// tTestsTitle is testsTitle, or testsTitleUnits when some t-test is on
+// a metric that is not a percentage.
+func (t *Table) tTestsTitle() string {
+	for _, pt := range t.Tests {
+		for _, tt := range pt.TTests {
+			if d, _ := metrics.Lookup(tt.Metric); d.Unit != "%" {
+				return testsTitleUnits
+			}
+		}
 	}
 	return testsTitle
 }
@@ -378,28 +401,66 @@ func (t *Table) testLines() []string {
 			continue
 		}
 		if m := pt.McNemar; m != nil {
-			out = append(out, prefix+fmt.Sprintf("%s diff %+.2f points, McNemar exact p=%.2g (only %s right %d, only %s right %d, of %d tokens; χ²=%.2f, p=%.2g)",
-				label(pt.McNemarMetric, false), m.MeanDiff, m.P, pt.A, m.OnlyA, pt.B, m.OnlyB, m.Tokens, m.ChiSquare, m.ChiSquareP))
+			out = append(out, prefix+fmt.Sprintf("%s diff %s, McNemar exact p=%.2g (only %s right %d, only %s right %d, of %d tokens; χ²=%.2f, p=%.2g)",
+				label(pt.McNemarMetric, false), diffText(pt.McNemarMetric, m.MeanDiff), m.P, pt.A, m.OnlyA, pt.B, m.OnlyB, m.Tokens, m.ChiSquare, m.ChiSquareP))
 		}
 		if bs := pt.SpanBootstrap; bs != nil {
-			out = append(out, prefix+fmt.Sprintf("%s diff %+.2f points, paired bootstrap p=%.2g, 95%% interval [%+.2f, %+.2f], %d resamples over sentences",
-				label(pt.BootstrapMetric, false), bs.Diff, bs.P, bs.Low, bs.High, bs.Resamples))
+			out = append(out, prefix+fmt.Sprintf("%s diff %s, paired bootstrap p=%.2g, 95%% interval [%+.2f, %+.2f], %d resamples over sentences",
+				label(pt.BootstrapMetric, false), diffText(pt.BootstrapMetric, bs.Diff), bs.P, bs.Low, bs.High, bs.Resamples))
 		}
 		for _, tt := range pt.TTests {
-			out = append(out, prefix+formatTest(label(tt.Metric, false), tt.TTest))
+			out = append(out, prefix+formatTest(tt.Metric, tt.TTest))
 		}
 	}
 	return out
 }
 
-// formatTest renders one t-test as
+// signLines renders the sign tests pooled over folds, one line per
+// metric tested, or one line when they could not be run.
+func (t *Table) signLines() []string {
+	var out []string
+	for _, pt := range t.Tests {
+		prefix := fmt.Sprintf("%s vs %s (%s): ", pt.A, pt.B, pt.Label)
+		if pt.SignErr != nil {
+			out = append(out, prefix+"not pooled: "+pt.SignErr.Error())
+			continue
+		}
+		for _, st := range pt.Signs {
+			d, _ := metrics.Lookup(st.Metric)
+			better := "higher"
+			if d.Lower() {
+				better = "lower"
+			}
+			out = append(out, prefix+fmt.Sprintf("sentence %s %s for %s on %d, for %s on %d, tied on %d of %d sentences (%d folds), p=%.2g",
+				d.Label, better, pt.A, st.BetterA, pt.B, st.BetterB, st.Ties, st.Items, st.Splits, st.P))
+		}
+	}
+	return out
+}
+
+// formatTest renders one t-test on metric m as
 // "token error diff -2.80 points, t=-5.10, p=0.00071, n=10".
-func formatTest(what string, tt TTest) string {
-	s := fmt.Sprintf("%s diff %+.2f points, t=%.2f, p=%.2g, n=%d", what, tt.MeanDiff, tt.T, tt.P, tt.N)
+func formatTest(m Metric, tt TTest) string {
+	s := fmt.Sprintf("%s diff %s, t=%.2f, p=%.2g, n=%d", label(m, false), diffText(m, tt.MeanDiff), tt.T, tt.P, tt.N)
 	for _, w := range tt.Warnings {
 		s += " [warning: " + w + "]"
 	}
 	return s
+}
+
+// diffText renders a difference of metric m in its unit (metrics.Def.Unit):
+// "+1.23 points" for a percentage, "+0.12 s" for seconds, "+42.80" for
+// a count or a plain number.
+func diffText(m Metric, x float64) string {
+	s := fmt.Sprintf("%+.2f", x)
+	switch d, _ := metrics.Lookup(m); d.Unit {
+	case "%":
+		return s + " points"
+	case "":
+		return s
+	default:
+		return s + " " + d.Unit
+	}
 }
 
 func formatSeconds(s float64) string {
@@ -502,6 +563,12 @@ func (t *Table) WriteText(w io.Writer) error {
 			ew.printf("%s\n", l)
 		}
 	}
+	if lines := t.signLines(); len(lines) > 0 {
+		ew.printf("\n%s\n", signTitle)
+		for _, l := range lines {
+			ew.printf("%s\n", l)
+		}
+	}
 	head, body = t.costGrid(identity)
 	if len(body) > 0 {
 		ew.printf("\n%s\n", costTitle)
@@ -533,6 +600,12 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 	}
 	if lines := t.testLines(); len(lines) > 0 {
 		ew.printf("\n%s\n\n", t.testsHeading())
+		for _, l := range lines {
+			ew.printf("- %s\n", esc(l))
+		}
+	}
+	if lines := t.signLines(); len(lines) > 0 {
+		ew.printf("\n%s\n\n", signTitle)
 		for _, l := range lines {
 			ew.printf("- %s\n", esc(l))
 		}
@@ -681,6 +754,12 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 	}
 	if lines := t.testLines(); len(lines) > 0 {
 		ew.printf("%% %s\n", t.testsHeading())
+		for _, l := range lines {
+			ew.printf("%% %s\n", l)
+		}
+	}
+	if lines := t.signLines(); len(lines) > 0 {
+		ew.printf("%% %s\n", signTitle)
 		for _, l := range lines {
 			ew.printf("%% %s\n", l)
 		}

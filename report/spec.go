@@ -295,6 +295,10 @@ type Spec struct {
 	// Paper, if set, holds the numbers a paper reports; the report then
 	// shows ours beside them (see [ComparePaper]).
 	Paper *PaperReference `json:"paper,omitempty"`
+	// Folds, if set, says that the splits' test parts are disjoint
+	// (cross-validation folds), so that per-item tests may pool them
+	// (see [Options.Folds]).
+	Folds *Folds `json:"folds,omitempty"`
 }
 
 // Validate checks trainer names, comparisons, figures and the paper's
@@ -332,12 +336,17 @@ func (s Spec) Validate() error {
 			return err
 		}
 	}
+	if s.Folds != nil {
+		if err := s.Folds.Validate(); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
 // options are the Summarize options the spec asks for.
 func (s Spec) options() Options {
-	return Options{Trainers: s.Trainers, Comparisons: s.Comparisons}
+	return Options{Trainers: s.Trainers, Comparisons: s.Comparisons, Folds: s.Folds}
 }
 
 // WriteSpec validates s and writes it atomically to path as indented JSON.

@@ -45,6 +45,37 @@ type Options struct {
 	// of metrics that do not declare their own (metrics.Def.Decimals); 0
 	// means 1.
 	Decimals int
+	// Folds, if set, says that the splits are cross-validation folds
+	// whose test parts are disjoint: the comparisons then add, for the
+	// metrics that declare one (metrics.Sign), a sign test over the test
+	// items of the shared splits pooled (PairTest.Signs). Without it no
+	// test pools items over splits, for an item tested in two splits
+	// would count twice.
+	Folds *Folds
+}
+
+// Folds describes splits whose test parts are disjoint, no item tested
+// in two of them, as the config that made the runs checked against its
+// splits (report.json holds it: [Spec.Folds]).
+type Folds struct {
+	// TestItems[k] is the number of items in the test part of split k;
+	// a run of split k must have outcomes of that many items to be
+	// pooled, so that runs of other splits are not taken for these.
+	TestItems []int `json:"test_items"`
+}
+
+// Validate reports whether f describes at least one split of at least
+// one item.
+func (f *Folds) Validate() error {
+	if len(f.TestItems) == 0 {
+		return errors.New("report: folds without splits")
+	}
+	for k, n := range f.TestItems {
+		if n < 1 {
+			return fmt.Errorf("report: folds: split %d has %d test items", k, n)
+		}
+	}
+	return nil
 }
 
 // RowKey identifies a row of the table.
@@ -122,6 +153,29 @@ type PairTest struct {
 	// Err is set when the test could not be run, e.g. because the two
 	// trainers share fewer than two splits; TTests is then empty.
 	Err error
+	// Signs are the sign tests over the shared splits' test items pooled,
+	// on the row's metrics that declare one (metrics.Sign), in the row's
+	// order, beside the t-tests: only where the splits are folds
+	// (Options.Folds). SignErr says why a row with such metrics has none
+	// (runs without outcomes, or of other splits than the folds').
+	Signs   []MetricSign
+	SignErr error
+}
+
+// MetricSign is a sign test on one metric.
+type MetricSign struct {
+	Metric Metric
+	SignTest
+}
+
+// SignOf returns the sign test on metric m, if the row had one.
+func (pt PairTest) SignOf(m Metric) (SignTest, bool) {
+	for _, t := range pt.Signs {
+		if t.Metric == m {
+			return t.SignTest, true
+		}
+	}
+	return SignTest{}, false
 }
 
 // MetricTTest is a t-test on one metric.
@@ -189,6 +243,11 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 	metric := opt.Metric
 	if _, ok := metrics.Lookup(metric); metric != "" && !ok {
 		return nil, fmt.Errorf("report: unknown metric %q (known: %s)", opt.Metric, strings.Join(metrics.Names(), ", "))
+	}
+	if opt.Folds != nil {
+		if err := opt.Folds.Validate(); err != nil {
+			return nil, err
+		}
 	}
 	decimals := opt.Decimals
 	if decimals <= 0 {
@@ -299,7 +358,7 @@ func Summarize(runs []Run, opt Options) (*Table, error) {
 			if len(a) == 0 || len(b) == 0 {
 				continue
 			}
-			t.Tests = append(t.Tests, pairTest(c, row, a, b))
+			t.Tests = append(t.Tests, pairTest(c, row, a, b, opt.Folds))
 		}
 	}
 
@@ -530,8 +589,9 @@ func errorsFirst(names []string) []string {
 	return out
 }
 
-// pairTest runs the paired tests of comparison c in one row.
-func pairTest(c Comparison, row Row, a, b []*Run) PairTest {
+// pairTest runs the paired tests of comparison c in one row; folds, if
+// set, are the splits' disjoint test parts.
+func pairTest(c Comparison, row Row, a, b []*Run, folds *Folds) PairTest {
 	pt := PairTest{Comparison: c, Row: row.RowKey, Label: row.Label}
 	bySplit := make(map[int]*Run, len(b))
 	for _, r := range b {
@@ -581,7 +641,50 @@ func pairTest(c Comparison, row Row, a, b []*Run) PairTest {
 		}
 		pt.TTests = append(pt.TTests, MetricTTest{m, tt})
 	}
+	if folds != nil {
+		pt.Signs, pt.SignErr = pooledSigns(row, shared, aBySplit, bySplit, folds)
+	}
 	return pt
+}
+
+// pooledSigns runs the sign tests of the row's metrics that declare one
+// over the test items of the shared splits, pooled in split order, after
+// checking that each run is of its fold: outcomes of as many items as the
+// fold's test part.
+func pooledSigns(row Row, shared []int, a, b map[int]*Run, folds *Folds) ([]MetricSign, error) {
+	var signed []metrics.Def
+	for _, m := range row.Metrics {
+		if d, _ := metrics.Lookup(m); d.Has(metrics.Sign) {
+			signed = append(signed, d)
+		}
+	}
+	if len(signed) == 0 {
+		return nil, nil
+	}
+	var oa, ob []*Outcomes
+	for _, s := range shared {
+		if s < 0 || s >= len(folds.TestItems) {
+			return nil, fmt.Errorf("split %d is not one of the %d folds", s, len(folds.TestItems))
+		}
+		for _, r := range []*Run{a[s], b[s]} {
+			switch {
+			case r.Outcomes == nil:
+				return nil, fmt.Errorf("%s's run of split %d kept no per-item outcomes", r.Trainer, s)
+			case len(r.Outcomes.Tokens) != folds.TestItems[s]:
+				return nil, fmt.Errorf("%s's run of split %d has outcomes of %d items, but the fold tests %d", r.Trainer, s, len(r.Outcomes.Tokens), folds.TestItems[s])
+			}
+		}
+		oa, ob = append(oa, a[s].Outcomes), append(ob, b[s].Outcomes)
+	}
+	var out []MetricSign
+	for _, d := range signed {
+		st, err := Sign(oa, ob, d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, MetricSign{d.Name, st})
+	}
+	return out, nil
 }
 
 // singleSplitTest compares two runs on one test set sentence by sentence:
@@ -594,7 +697,7 @@ func singleSplitTest(pt PairTest, row Row, a, b *Run) PairTest {
 		d, _ := metrics.Lookup(m)
 		switch {
 		case d.Has(metrics.McNemar) && pt.McNemar == nil:
-			t, err := McNemar(a.Outcomes, b.Outcomes)
+			t, err := McNemar(a.Outcomes, b.Outcomes, d)
 			if err != nil {
 				pt.Err = err
 				return pt

@@ -1706,10 +1706,10 @@ func (f FigureSpec) reportSpec() report.FigureSpec {
 }
 
 // ReportSpec is what the report package needs to render this experiment's
-// results without the config: trainer order, t-tests, figures and the
-// paper's numbers.
+// results without the config: trainer order, t-tests, figures, the
+// paper's numbers and, for the pooled sign tests, the folds.
 func (c *Config) ReportSpec() report.Spec {
-	s := report.Spec{Title: c.Name, Trainers: trainerNames(c.Trainers)}
+	s := report.Spec{Title: c.Name, Trainers: trainerNames(c.Trainers), Folds: c.folds()}
 	for _, p := range c.Compare {
 		s.Comparisons = append(s.Comparisons, report.Comparison{A: p[0], B: p[1]})
 	}
@@ -1720,6 +1720,35 @@ func (c *Config) ReportSpec() report.Spec {
 		s.Paper = c.Paper.reportReference()
 	}
 	return s
+}
+
+// folds are the sizes of the test parts of a split file whose test parts
+// are disjoint (no sequence tested twice), so that the report may pool
+// per-item outcomes over them; nil for other splits (random draws may test
+// an item twice, and only fixed splits and split files keep outcomes).
+// Only configs with a task whose metrics declare such a test
+// (metrics.Sign) get them, so that the report.json of every other
+// config stays as it was.
+func (c *Config) folds() *report.Folds {
+	if c.Splits.Kind != SplitFile || c.splitFile == nil || c.splitFile.TestsDisjoint() != nil {
+		return nil
+	}
+	signed := false
+	for _, task := range c.Tasks {
+		for _, m := range metrics.ForTask(task).Metrics {
+			if d, _ := metrics.Lookup(m); d.Has(metrics.Sign) {
+				signed = true
+			}
+		}
+	}
+	if !signed {
+		return nil
+	}
+	f := &report.Folds{}
+	for _, s := range c.splitFile.Splits {
+		f.TestItems = append(f.TestItems, len(s.Test))
+	}
+	return f
 }
 
 // reportReference copies p, metrics included, so that the spec shares no
