@@ -3,6 +3,7 @@ package features_test
 import (
 	"fmt"
 	"log"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -246,4 +247,126 @@ func ExamplePixels() {
 	fmt.Println(attrs[0])
 	// Output:
 	// [bias p0 p9 p17 p0*p9 p0*p17 p9*p17]
+}
+
+func TestPixelValues(t *testing.T) {
+	r2, r3 := math.Sqrt2, math.Sqrt(3)
+	tests := []struct {
+		name   string
+		tokens []string
+		degree int
+		want   [][]float64
+	}{
+		{"no tokens", nil, 2, [][]float64{}},
+		{"blank, degree 1", []string{letterImage()}, 1, [][]float64{{1}}},
+		{"blank, degree 2", []string{letterImage()}, 2, [][]float64{{1}}},
+		// n = 3 on: k(x, x) = 4, so every value is 1/2.
+		{"three pixels, degree 1", []string{letterImage(0, 5, 127)}, 1, [][]float64{{0.5, 0.5, 0.5, 0.5}}},
+		// n = 1: k(x, x) = (1+1)² = 4, ‖φ‖ = 2.
+		{"one pixel, degree 2", []string{letterImage(17)}, 2, [][]float64{{0.5, r3 / 2}}},
+		// n = 2: ‖φ‖ = 3; 1/9 + 2·3/9 + 2/9 = 1.
+		{"two pixels, degree 2", []string{letterImage(40, 17)}, 2, [][]float64{{1.0 / 3, r3 / 3, r3 / 3, r2 / 3}}},
+		{
+			name:   "word of three letters, degree 2",
+			tokens: []string{letterImage(1, 2, 3), letterImage(), letterImage(9, 8)},
+			degree: 2,
+			want: [][]float64{
+				// n = 3: ‖φ‖ = 4; 1/16 + 3·3/16 + 3·2/16 = 1.
+				{0.25, r3 / 4, r3 / 4, r3 / 4, r2 / 4, r2 / 4, r2 / 4},
+				{1},
+				{1.0 / 3, r3 / 3, r3 / 3, r2 / 3},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := features.PixelValues(tt.tokens, tt.degree)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("PixelValues = %v, want %v", got, tt.want)
+			}
+			for i := range got {
+				if !slices.EqualFunc(got[i], tt.want[i], func(a, b float64) bool { return math.Abs(a-b) <= 1e-15 }) {
+					t.Errorf("token %d: PixelValues = %v, want %v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestPixelValuesErrors(t *testing.T) {
+	ok := letterImage(3)
+	for _, tt := range []struct {
+		tokens  []string
+		degree  int
+		wantErr string
+	}{
+		{[]string{ok}, 3, "degree 3, want 1 or 2"},
+		{[]string{ok, ok[1:]}, 2, "token 1 has 127 characters, want 128"},
+		{[]string{ok[:5] + "2" + ok[6:]}, 1, `token 0: pixel 5 is '2'`},
+	} {
+		if got, err := features.PixelValues(tt.tokens, tt.degree); err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("PixelValues(degree %d) = %v, %v; want error containing %q", tt.degree, got, err, tt.wantErr)
+		}
+	}
+}
+
+// TestPixelValuesNormalisedKernel checks PixelValues against the kernel it
+// documents: the values line up with Pixels' attributes, each letter's
+// vector has norm 1, and the inner product of two letters' vectors (over
+// the attributes they share) is (x·x'+1)^d / √((n+1)^d (n'+1)^d), computed
+// here from the pixel counts alone.
+func TestPixelValuesNormalisedKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	randomLetter := func() (string, int) {
+		on := rng.Perm(features.PixelCount)[:rng.IntN(features.PixelCount+1)]
+		return letterImage(on...), len(on)
+	}
+	for _, degree := range []int{1, 2} {
+		for trial := range 100 {
+			a, n := randomLetter()
+			b, m := randomLetter()
+			dot := 0
+			for i := range features.PixelCount {
+				if a[i] == '1' && b[i] == '1' {
+					dot++
+				}
+			}
+			attrs, err := features.Pixels([]string{a, b}, degree)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vals, err := features.PixelValues([]string{a, b}, degree)
+			if err != nil {
+				t.Fatal(err)
+			}
+			other := map[string]float64{}
+			for t2 := range 2 {
+				if len(vals[t2]) != len(attrs[t2]) {
+					t.Fatalf("degree %d trial %d: %d values for %d attributes", degree, trial, len(vals[t2]), len(attrs[t2]))
+				}
+				norm := 0.0
+				for _, v := range vals[t2] {
+					norm += v * v
+				}
+				if math.Abs(norm-1) > 1e-12 {
+					t.Fatalf("degree %d trial %d: squared norm %v, want 1", degree, trial, norm)
+				}
+			}
+			for j, attr := range attrs[1] {
+				other[attr] = vals[1][j]
+			}
+			inner := 0.0
+			for j, attr := range attrs[0] {
+				inner += vals[0][j] * other[attr]
+			}
+			d := float64(degree)
+			want := math.Pow(float64(dot+1), d) / math.Sqrt(math.Pow(float64(n+1), d)*math.Pow(float64(m+1), d))
+			if math.Abs(inner-want) > 1e-12 {
+				t.Fatalf("degree %d trial %d (n=%d, n'=%d, x·x'=%d): inner product %v, normalised kernel %v", degree, trial, n, m, dot, inner, want)
+			}
+		}
+	}
 }
