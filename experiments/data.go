@@ -56,6 +56,9 @@ type preparedData struct {
 	// to predict its test part.
 	pixels      [][]string
 	pixelDegree int
+	// pixelUnit scales pixel features to unit norm (features.normalize:
+	// unit): valuesOf makes each sequence's values with its attributes.
+	pixelUnit bool
 	// vectors are a vector dataset's items (libsvm, blobs), features
 	// given with the data; cost its declared cost matrix (nil: 0/1).
 	vectors []structpred.SparseVec
@@ -120,6 +123,24 @@ func (d *preparedData) attrsOf(i int) [][]string {
 	}
 	return attrs
 }
+
+// valuesOf returns the values of sequence i's attributes (nil: all 1).
+func (d *preparedData) valuesOf(i int) [][]float64 {
+	if d.pixelUnit {
+		v, err := features.PixelValues(d.pixels[i], d.pixelDegree)
+		if err != nil {
+			panic(err) // extract checked every sequence's tokens
+		}
+		return v
+	}
+	if d.values == nil {
+		return nil
+	}
+	return d.values[i]
+}
+
+// valued reports whether some attribute of d has a value other than 1.
+func (d *preparedData) valued() bool { return d.values != nil || d.pixelUnit }
 
 // pickAttrs returns the attributes of the sequences ids.
 func (d *preparedData) pickAttrs(ids []int) [][][]string {
@@ -289,6 +310,7 @@ func extract(ctx context.Context, d *preparedData, cfg *config.Config, corpus *d
 		d.pixels = append(d.pixels, s.Tokens)
 	}
 	d.pixelDegree = cfg.Features.Degree
+	d.pixelUnit = d.features.Normalize == config.NormalizeUnit
 	return nil
 }
 

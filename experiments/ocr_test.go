@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/maxmargin/repro/experiments/config"
 	"github.com/maxmargin/repro/features"
+	"github.com/maxmargin/repro/report"
 )
 
 // writeSyntheticOCR writes a file in the OCR dataset's format: words over
@@ -151,5 +154,120 @@ func TestPixelAttributesMadeWhenAsked(t *testing.T) {
 		if got := d.pickAttrs([]int{2, 0}); !reflect.DeepEqual(got, [][][]string{d.attrsOf(2), d.attrsOf(0)}) {
 			t.Errorf("degree %d: pickAttrs gives %v", degree, got)
 		}
+	}
+}
+
+// features.normalize enters unit keys only when it scales the features:
+// a pixel config without the key and one that spells out none plan the
+// same units (the committed OCR results keep theirs), and unit plans
+// others.
+func TestPixelNormalizeUnitKeys(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	writeSyntheticOCR(t, data)
+	plan := func(normalize string) []string {
+		text := strings.Replace(strings.Replace(ocrConfig, "DEGREE", "2", 1), "degree: 2}", "degree: 2"+normalize+"}", 1)
+		units, err := Plan(context.Background(), configFile(t, text), Options{OutDir: t.TempDir(), DataDir: data, DataSource: "--data"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, u := range units {
+			if u.Key == "" {
+				continue // a test unit whose C validation chooses
+			}
+			spec, err := json.Marshal(u.Spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(spec), `"normalize":"unit"`) != (normalize == ", normalize: unit") || strings.Contains(string(spec), "none") {
+				t.Errorf("normalize %q: unit spec %s", normalize, spec)
+			}
+			keys = append(keys, u.Key)
+		}
+		if len(keys) == 0 {
+			t.Fatalf("normalize %q: no unit with a key", normalize)
+		}
+		return keys
+	}
+	plain := plan("")
+	if none := plan(", normalize: none"); !slices.Equal(plain, none) {
+		t.Errorf("normalize: none changed the unit keys:\n%v\n%v", plain, none)
+	}
+	unit := plan(", normalize: unit")
+	for _, k := range unit {
+		if slices.Contains(plain, k) {
+			t.Errorf("normalize: unit planned the unnormalised unit %s", k)
+		}
+	}
+}
+
+// Normalised pixels reach the task as values beside the attributes, the
+// ones features.PixelValues gives, made when asked as the attributes are;
+// unnormalised pixels have none (every value 1).
+func TestPixelValuesReachTheTask(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	writeSyntheticOCR(t, data)
+	for _, degree := range []int{1, 2} {
+		for _, normalize := range []string{"", ", normalize: unit"} {
+			text := strings.Replace(ocrConfig, "degree: DEGREE}", fmt.Sprintf("degree: %d%s}", degree, normalize), 1)
+			cfg := mustConfig(t, text)
+			prepared, err := prepare(context.Background(), cfg, Options{DataDir: data, DataSource: "--data"}.WithDefaults(cfg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := prepared[0]
+			c := d.corpus()
+			if (c.Values != nil) != (normalize != "") || d.values != nil {
+				t.Fatalf("degree %d%s: corpus values %v, kept values %v", degree, normalize, c.Values != nil, d.values != nil)
+			}
+			if c.Values == nil {
+				continue
+			}
+			for i := range d.seqs {
+				want, err := features.PixelValues(d.pixels[i], degree)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := c.Values(i); !reflect.DeepEqual(got, want) {
+					t.Fatalf("degree %d, sequence %d: values %v, want %v", degree, i, got, want)
+				}
+			}
+		}
+	}
+}
+
+// A normalised OCR run trains and tests through the values: the letters
+// are as well separated as unnormalised (TestRunOCRFoldSplits), and the
+// perceptron, which only the relative scale of the vertex and edge
+// features can move, predicts differently on some fold.
+func TestRunOCRNormalized(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	writeSyntheticOCR(t, data)
+	run := func(normalize string) []report.Run {
+		text := strings.Replace(ocrConfig, "degree: DEGREE}", "degree: 1"+normalize+"}", 1)
+		dir := t.TempDir()
+		if _, err := Run(context.Background(), mustConfig(t, text), Options{OutDir: dir, DataDir: data, DataSource: "--data", Workers: 2}); err != nil {
+			t.Fatal(err)
+		}
+		return readRuns(t, dir)
+	}
+	plain, unit := run(""), run(", normalize: unit")
+	if len(unit) != 6 {
+		t.Fatalf("%d runs, want 6", len(unit))
+	}
+	differ := false
+	for i, r := range unit {
+		if r.Metrics["token_error"] > 20 {
+			t.Errorf("%s fold %d: token error %.1f", r.Trainer, r.Split, r.Metrics["token_error"])
+		}
+		if r.Trainer == plain[i].Trainer && r.Split == plain[i].Split && r.Metrics["token_error"] != plain[i].Metrics["token_error"] {
+			differ = true
+		}
+	}
+	if !differ {
+		t.Error("every normalised run scored as its unnormalised one: were the values used?")
 	}
 }

@@ -119,5 +119,9 @@ func (f taskFitting) predictor(m tasklib.Model) func(int) tasklib.Prediction {
 
 // corpus is d as a task reads it.
 func (d *preparedData) corpus() *tasklib.Corpus {
-	return &tasklib.Corpus{Labels: d.labels, Sequences: d.seqs, Attrs: d.attrsOf, Values: d.values, Arcs: d.arcs, Chunked: d.chunked, Scheme: d.scheme, Vectors: d.vectors, Cost: d.cost, Bags: d.bags, Docs: d.docs, Tree: d.tree, Trees: d.trees, Alignments: d.alignments}
+	var values func(int) [][]float64 // nil: every value is 1
+	if d.valued() {
+		values = d.valuesOf
+	}
+	return &tasklib.Corpus{Labels: d.labels, Sequences: d.seqs, Attrs: d.attrsOf, Values: values, Arcs: d.arcs, Chunked: d.chunked, Scheme: d.scheme, Vectors: d.vectors, Cost: d.cost, Bags: d.bags, Docs: d.docs, Tree: d.tree, Trees: d.trees, Alignments: d.alignments}
 }

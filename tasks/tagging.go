@@ -52,7 +52,7 @@ func (t tagging) Prepare(c *Corpus, train []int, s Settings) (Fitting, error) {
 	for j, i := range train {
 		seqs[j], attrs[j] = c.Sequences[i], c.Attrs(i)
 		if values != nil {
-			values[j] = c.Values[i]
+			values[j] = c.Values(i)
 		}
 	}
 	tr, err := tagger.PrepareValues(c.Labels, seqs, attrs, values, opt)
@@ -128,7 +128,7 @@ func (m TaggerModel) Describe() string { return describe(m.Trainer, m.Params) }
 func (m TaggerModel) Predict(c *Corpus, i int) Prediction {
 	var p tagger.Prediction
 	if c.Values != nil {
-		p = m.PredictValues(c.Attrs(i), c.Values[i])
+		p = m.PredictValues(c.Attrs(i), c.Values(i))
 	} else {
 		p = m.PredictAttributes(c.Attrs(i))
 	}

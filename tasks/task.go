@@ -70,8 +70,10 @@ type Corpus struct {
 	// Attrs returns item i's attribute strings, per token (templates or
 	// given features); nil for treebanks.
 	Attrs func(i int) [][]string
-	// Values, if not nil, scale Attrs (given attributes with values).
-	Values [][][]float64
+	// Values, if not nil, returns the values that scale item i's Attrs,
+	// position by position (given attributes with values, normalised
+	// pixels); nil means every value of every item is 1.
+	Values func(i int) [][]float64
 	// Arcs are a treebank's arc features per sentence (see ArcFeatures).
 	Arcs []*features.Dependency
 	// Chunked says that Labels are chunk tags (O, B-X, I-X, internally

@@ -241,6 +241,10 @@ type FeatureSpec struct {
 	// training part (CRFsuite's default model; the sequence task only), or
 	// "all" (the default): every attribute with every label.
 	Pairs string `yaml:"pairs,omitempty"`
+	// Normalize is "unit" to scale each letter's pixel features to unit
+	// norm in the polynomial kernel's feature space (features.PixelValues;
+	// pixels and the sequence task only), or "none" (the default).
+	Normalize string `yaml:"normalize,omitempty"`
 }
 
 // LossSpec sets the segmentation loss of Sarawagi & Gupta's section 4.3.2
@@ -350,6 +354,9 @@ func (f FeatureSpec) Resolved() UnitFeatures {
 	if f.Pairs == pairsSeen {
 		fs.Pairs = f.Pairs
 	}
+	if f.Normalize == NormalizeUnit && fs.Kind == FeaturesPixels {
+		fs.Normalize = f.Normalize
+	}
 	return fs
 }
 
@@ -370,6 +377,9 @@ type UnitFeatures struct {
 	// Pairs is "seen" for seen attribute–label pairs; omitted for all
 	// (the default), so those units keep their keys.
 	Pairs string `json:"pairs,omitempty"`
+	// Normalize is "unit" for pixel features scaled to unit norm; omitted
+	// for none (the default), so those units keep their keys.
+	Normalize string `json:"normalize,omitempty"`
 }
 
 // Tagger returns the settings as package tagger states them, for citation,
@@ -1242,6 +1252,14 @@ func (c *Config) validateFeatures() error {
 		return c.fail(at{"features", "lexicons"}, "applies to citation features only (kind: %s)", FeaturesCitation)
 	case f.Kind == FeaturesPixels && (f.Window != nil || f.Affixes != nil || f.Lexicons != nil):
 		return c.fail(at{"features", templateKey(f)}, "applies to citation and NER features only (kind: %s or %s)", FeaturesCitation, FeaturesNER)
+	case f.Normalize != "" && f.Normalize != NormalizeNone && f.Normalize != NormalizeUnit:
+		return c.fail(at{"features", "normalize"}, "unknown normalisation %q (known: %s, %s)", f.Normalize, NormalizeNone, NormalizeUnit)
+	case f.Normalize == NormalizeUnit && f.Kind != FeaturesPixels:
+		return c.fail(at{"features", "normalize"}, "applies to pixel features only (kind: %s)", FeaturesPixels)
+	case f.Normalize == NormalizeUnit && !slices.Equal(c.Tasks, []string{TaskSequence}):
+		// The values scale the chain model's features; the other models
+		// read every attribute as 1 and would train unnormalised.
+		return c.fail(at{"features", "normalize"}, "scaled pixel features are the %s task's model only, and the config's tasks are %v", TaskSequence, c.Tasks)
 	}
 	for i, d := range c.Datasets {
 		if (d.Alignment != nil) != slices.Contains(c.Tasks, TaskAlignment) || d.Alignment != nil && len(c.Tasks) > 1 {
@@ -1302,9 +1320,9 @@ func (c *Config) validateFeatures() error {
 		if err := c.validatePairs(o.Pairs, "datasets", i, "features", "pairs"); err != nil {
 			return err
 		}
-		for _, key := range []string{"kind", "degree"} {
+		for _, key := range []string{"kind", "degree", "normalize"} {
 			if c.has("datasets", i, "features", key) {
-				return c.fail(at{"datasets", i, "features", key}, "a dataset's features may set window, affixes, lexicons and edges; the kind is the config's (features.kind)")
+				return c.fail(at{"datasets", i, "features", key}, "a dataset's features may set window, affixes, lexicons and edges; the kind, degree and normalisation are the config's (features.%s)", key)
 			}
 		}
 		if (f.Kind == FeaturesPixels || f.Kind == FeaturesGiven || f.Kind == FeaturesChunking) && (o.Window != nil || o.Affixes != nil || o.Lexicons != nil) {
@@ -1334,6 +1352,13 @@ func (c *Config) validateFeatures() error {
 	}
 	return c.checkSettings(f, "features")
 }
+
+// The values of features.normalize: pixel features as 0/1 indicators (the
+// default), or scaled to unit norm (features.PixelValues).
+const (
+	NormalizeNone = "none"
+	NormalizeUnit = "unit"
+)
 
 // The values of features.pairs (package tagger's PairsSeen and PairsAll).
 const (

@@ -390,3 +390,51 @@ func TestTaggerDegreeOnlyForTemplates(t *testing.T) {
 		}
 	}
 }
+
+// features.normalize: unit scales pixel features and enters the unit
+// features only then; none, or no key, leaves them as they were. It is
+// refused where nothing would read the values.
+func TestPixelNormalize(t *testing.T) {
+	t.Parallel()
+	const pixels = "name: p\ndatasets: [{name: ocr}]\nTASKS\nfeatures: {kind: pixels, degree: 2NORMALIZE}\nsplits: {kind: fold, count: 2}\ntrainers: [{name: perceptron}]\n"
+	config := func(tasks, normalize string) string {
+		return strings.NewReplacer("TASKS", tasks, "NORMALIZE", normalize).Replace(pixels)
+	}
+	for _, tc := range []struct {
+		name, text string
+		want       UnitFeatures
+	}{
+		{"no key", config("", ""), UnitFeatures{Kind: FeaturesPixels, Degree: 2, Edges: true}},
+		{"none", config("", ", normalize: none"), UnitFeatures{Kind: FeaturesPixels, Degree: 2, Edges: true}},
+		{"unit", config("tasks: [sequence]", ", normalize: unit"), UnitFeatures{Kind: FeaturesPixels, Degree: 2, Edges: true, Normalize: NormalizeUnit}},
+	} {
+		cfg, err := Parse([]byte(tc.text), "p.yaml")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := cfg.FeaturesOf(0).Resolved(); got != tc.want {
+			t.Errorf("%s: unit features %+v, want %+v", tc.name, got, tc.want)
+		}
+		eff, err := cfg.Effective()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(eff), "normalize: unit"); got != (tc.want.Normalize != "") {
+			t.Errorf("%s: effective config shows normalize: unit %v:\n%s", tc.name, got, eff)
+		}
+	}
+	for _, tc := range []struct{ name, text, want string }{
+		{"unknown value", config("", ", normalize: l2"), `p.yaml:4: features.normalize: unknown normalisation "l2" (known: none, unit)`},
+		{"segmentation", config("tasks: [sequence, segmentation]", ", normalize: unit"), "p.yaml:4: features.normalize: scaled pixel features are the sequence task's model only"},
+		{"citation features", "name: c\ndatasets: [{name: cora}]\nfeatures: {normalize: unit}\nsplits: {count: 1}\ntrainers: [{name: perceptron}]\n", "c.yaml:3: features.normalize: applies to pixel features only (kind: pixels)"},
+		{"a dataset's own", strings.Replace(config("", ""), "{name: ocr}", "{name: ocr, features: {normalize: unit}}", 1), "p.yaml:2: datasets[0].features.normalize: a dataset's features may set window"},
+	} {
+		name := "p.yaml"
+		if strings.HasPrefix(tc.want, "c.yaml") {
+			name = "c.yaml"
+		}
+		if _, err := Parse([]byte(tc.text), name); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
