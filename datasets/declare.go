@@ -48,11 +48,15 @@ const (
 	// FormatPTB is a Penn Treebank bracketed file, or a directory of *.mrg
 	// files (see [LoadPhraseTrees]), read through [JohnsonPreprocess].
 	FormatPTB = "ptb"
+	// FormatMNIST is LeCun's IDX files of MNIST (see [LoadMNIST]): fixed
+	// parts, each an image file (…-images-idx3-ubyte[.gz]) with its label
+	// file beside it; pixels scaled to [0, 1] as feature vectors.
+	FormatMNIST = "mnist"
 )
 
 // Formats lists the file formats [Load] reads, sorted.
 func Formats() []string {
-	return []string{FormatBrown, FormatCoNLL, FormatCoNLLU, FormatCora, FormatCRFsuite, FormatLibSVM, FormatOCR, FormatPTB, FormatTagged}
+	return []string{FormatBrown, FormatCoNLL, FormatCoNLLU, FormatCora, FormatCRFsuite, FormatLibSVM, FormatMNIST, FormatOCR, FormatPTB, FormatTagged}
 }
 
 // Corpus parts of a corpus read from fixed files (see [Declaration]).
@@ -102,9 +106,9 @@ type Declaration struct {
 }
 
 // Vectorial reports whether the declaration is of labelled feature vectors
-// (one class per item: libsvm files and the blobs).
+// (one class per item: libsvm files, MNIST images and the blobs).
 func (d Declaration) Vectorial() bool {
-	return d.Format == FormatLibSVM || d.Format == FormatBlobs || d.Format == FormatSynth
+	return d.Format == FormatLibSVM || d.Format == FormatBlobs || d.Format == FormatSynth || d.Format == FormatMNIST
 }
 
 // Generated reports whether the declaration's data is generated (the blobs,
@@ -155,6 +159,13 @@ func Builtin(name string) (Declaration, bool) {
 		return Declaration{Name: name, Format: FormatSynth}, true
 	case "mil-p1", "mil-p25":
 		return Declaration{Name: name, Format: FormatMIL}, true
+	case "mnist":
+		return Declaration{
+			Name: name, Format: FormatMNIST,
+			Train:  filepath.Join("mnist", "train-images-idx3-ubyte.gz"),
+			Test:   filepath.Join("mnist", "t10k-images-idx3-ubyte.gz"),
+			Obtain: "Yann LeCun's MNIST page http://yann.lecun.com/exdb/mnist/ (the four idx .gz files, labels beside images)",
+		}, true
 	case "conll2000":
 		return Declaration{
 			Name: name, Format: FormatCoNLL,
@@ -170,7 +181,7 @@ func Builtin(name string) (Declaration, bool) {
 
 // BuiltinNames lists the names [Builtin] knows, with "synthetic", sorted.
 func BuiltinNames() []string {
-	return []string{"blobs", "conll2000", "conll2003", "cora", "mil-p1", "mil-p25", "ocr", "synth1", "synth2", "synth3", "synthetic"}
+	return []string{"blobs", "conll2000", "conll2003", "cora", "mil-p1", "mil-p25", "mnist", "ocr", "synth1", "synth2", "synth3", "synthetic"}
 }
 
 // Check reports what is wrong with a declaration, before any file is read:
@@ -196,11 +207,13 @@ func (d Declaration) Check() error {
 		return &FieldError{"format", fmt.Sprintf("unknown format %q (known: %v)", d.Format, Formats())}
 	case d.Path != "" && d.Fixed():
 		return &FieldError{"path", "give either path (one file, divided by the splits) or train/dev/test (fixed parts), not both"}
+	case d.Format == FormatMNIST && !d.Fixed():
+		return &FieldError{"path", fmt.Sprintf("format %s is fixed parts, each an image file with its label file beside it: give train and test (the image files), not path", FormatMNIST)}
 	case d.Path == "" && !d.Fixed():
 		return &FieldError{"path", "a file is required: path, or train and test"}
 	case d.Fixed() && (d.Train == "" || d.Test == ""):
 		return &FieldError{"train", "fixed parts need both train and test (dev is optional)"}
-	case d.Format != FormatCoNLL && d.Format != FormatCoNLLU && d.Format != FormatCRFsuite && d.Format != FormatLibSVM && d.Format != FormatTagged && d.Fixed():
+	case d.Format != FormatCoNLL && d.Format != FormatCoNLLU && d.Format != FormatCRFsuite && d.Format != FormatLibSVM && d.Format != FormatMNIST && d.Format != FormatTagged && d.Fixed():
 		return &FieldError{"train", fmt.Sprintf("format %s reads one file: use path", d.Format)}
 	case d.First < 0:
 		return &FieldError{"first", fmt.Sprintf("the number of sequences to keep must not be negative, got %d", d.First)}
@@ -322,6 +335,8 @@ func Load(dir, source string, d Declaration) (l *Loaded, err error) {
 		return loadVectorFiles(dir, source, d)
 	case FormatSynth:
 		return loadSynth(d.Name)
+	case FormatMNIST:
+		return loadMNIST(dir, source, d)
 	case FormatMIL:
 		return loadMIL(d.Name)
 	case FormatTagged:
