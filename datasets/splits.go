@@ -90,6 +90,42 @@ func HoldOut(indices []int, fraction float64, seed uint64) (train, validation []
 // that each has one left to test on. It depends on nothing but its
 // arguments, as [SplitAt].
 func PerClassSplitAt(labels []int, k, perClass int, seed uint64) (Split, error) {
+	return perClassSplit(labels, k, perClass, seed, true)
+}
+
+// PerClassPartSplitAt returns split k of a corpus with fixed parts (see
+// [Load]) whose items are labelled labels: perClass training items of
+// every class drawn from the train part, as [PerClassSplitAt] draws them
+// from a corpus of the train part alone, and the whole test part for
+// testing (a random subset of MNIST's training images, scored on its test
+// set); the development part is returned as [PartSplit] returns it.
+// Every class needs at least perClass items in the train part.
+func PerClassPartSplitAt(labels, parts []int, k, perClass int, seed uint64) (split Split, dev []int, err error) {
+	if len(labels) != len(parts) {
+		return Split{}, nil, fmt.Errorf("per-class split: %d labels for %d parts", len(labels), len(parts))
+	}
+	whole, dev, err := PartSplit(parts)
+	if err != nil {
+		return Split{}, nil, fmt.Errorf("per-class split: %w", err)
+	}
+	sub := make([]int, len(whole.Train))
+	for j, i := range whole.Train {
+		sub[j] = labels[i]
+	}
+	s, err := perClassSplit(sub, k, perClass, seed, false)
+	if err != nil {
+		return Split{}, nil, err
+	}
+	train := make([]int, len(s.Train))
+	for j, i := range s.Train {
+		train[j] = whole.Train[i] // whole.Train ascends, so train does
+	}
+	return Split{Index: k, Train: train, Test: whole.Test}, dev, nil
+}
+
+// perClassSplit draws perClass items of every class for training, the
+// rest for testing; with needTest every class must keep one to test on.
+func perClassSplit(labels []int, k, perClass int, seed uint64, needTest bool) (Split, error) {
 	switch {
 	case k < 0:
 		return Split{}, fmt.Errorf("per-class split: index k = %d, need ≥ 0", k)
@@ -106,8 +142,11 @@ func PerClassSplitAt(labels []int, k, perClass int, seed uint64) (Split, error) 
 	s.Index = k
 	for _, y := range classes {
 		items := byClass[y]
-		if len(items) <= perClass {
+		switch {
+		case needTest && len(items) <= perClass:
 			return Split{}, fmt.Errorf("per-class split: class %d has %d items, need more than %d (one to test on)", y, len(items), perClass)
+		case len(items) < perClass:
+			return Split{}, fmt.Errorf("per-class split: class %d has %d training items, need %d", y, len(items), perClass)
 		}
 		perm := r.Perm(len(items))
 		for j, p := range perm {

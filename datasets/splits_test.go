@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -160,5 +161,48 @@ func TestPerClassSplitAt(t *testing.T) {
 		if _, err := PerClassSplitAt(labels, bad.k, bad.per, 7); err == nil {
 			t.Errorf("k %d, per %d: no error", bad.k, bad.per)
 		}
+	}
+}
+
+// On a corpus with fixed parts the training items come from the train
+// part, drawn as from a corpus of the train part alone, and the test part
+// is the whole test set.
+func TestPerClassPartSplitAt(t *testing.T) {
+	// Items 0-8 train (three per class), 9-10 dev, 11-14 test.
+	labels := []int{0, 1, 2, 0, 1, 2, 0, 1, 2, 1, 0, 2, 2, 0, 1}
+	parts := []int{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2}
+	for _, per := range []int{1, 2, 3} {
+		s, dev, err := PerClassPartSplitAt(labels, parts, 3, per, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone, err := PerClassSplitAt(labels[:9], 3, per, 9)
+		if per < 3 && err != nil {
+			t.Fatal(err)
+		}
+		if per < 3 && !slices.Equal(s.Train, alone.Train) {
+			t.Errorf("per %d: train %v, the train part alone draws %v", per, s.Train, alone.Train)
+		}
+		count := map[int]int{}
+		for _, i := range s.Train {
+			if parts[i] != PartTrain {
+				t.Errorf("per %d: training item %d is of part %d", per, i, parts[i])
+			}
+			count[labels[i]]++
+		}
+		for y := range 3 {
+			if count[y] != per {
+				t.Errorf("per %d: class %d has %d training items", per, y, count[y])
+			}
+		}
+		if !slices.Equal(s.Test, []int{11, 12, 13, 14}) || !slices.Equal(dev, []int{9, 10}) || s.Index != 3 {
+			t.Errorf("per %d: test %v, dev %v, index %d", per, s.Test, dev, s.Index)
+		}
+	}
+	if _, _, err := PerClassPartSplitAt(labels, parts, 3, 4, 9); err == nil || !strings.Contains(err.Error(), "3 training items, need 4") {
+		t.Errorf("4 per class of 3: %v", err)
+	}
+	if _, _, err := PerClassPartSplitAt(labels, parts[:3], 3, 1, 9); err == nil {
+		t.Error("parts of another length: no error")
 	}
 }

@@ -32,7 +32,13 @@ func (r *runner) parts(u unitSpec) (train, eval []int, err error) {
 		for i, s := range d.seqs {
 			classes[i] = s.Labels[0]
 		}
-		split, err = datasets.PerClassSplitAt(classes, u.Split, int(u.TrainFraction), u.Seed)
+		if d.parts != nil {
+			// Fixed parts: the training items from the train part, tested
+			// on the test part (a subset of MNIST's training images).
+			split, dev, err = datasets.PerClassPartSplitAt(classes, d.parts, u.Split, int(u.TrainFraction), u.Seed)
+		} else {
+			split, err = datasets.PerClassSplitAt(classes, u.Split, int(u.TrainFraction), u.Seed)
+		}
 	default:
 		split, err = datasets.SplitAt(len(d.seqs), u.Split, u.TrainFraction, u.Seed)
 	}
