@@ -153,9 +153,10 @@ type series struct {
 // builtFigure keeps the plotters added to a plot, which plot.Plot does not
 // expose, so that tests can check what is drawn.
 type builtFigure struct {
-	plot   *plot.Plot
-	series []series
-	curves []curveSeries // X = XCPUSeconds, instead of series
+	plot    *plot.Plot
+	series  []series
+	curves  []curveSeries // X = XCPUSeconds, instead of series
+	contour *builtContour // Z set, instead of series
 }
 
 func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, error) {
@@ -172,6 +173,9 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 	}
 	if f.X == XCPUSeconds {
 		return buildCurveFigure(runs, f, trainers)
+	}
+	if f.Z != "" {
+		return buildContourFigure(runs, f)
 	}
 	q, err := figureQuantity(runs, f)
 	if err != nil {
@@ -389,6 +393,9 @@ func splitRange(ss []series) (lo, hi int) {
 func (b *builtFigure) caption() string {
 	if b.curves != nil {
 		return curveCaption(b.curves)
+	}
+	if b.contour != nil {
+		return b.contour.caption()
 	}
 	lo, hi := splitRange(b.series)
 	splits := fmt.Sprintf("%d splits", hi)

@@ -67,6 +67,12 @@ type FigureSpec struct {
 	// Y(trainer) − Y(baseline), so a pairing removes the split-to-split
 	// variation the two share. The baseline itself is not drawn.
 	Baseline string `json:"baseline,omitempty"`
+	// Z, if set, makes the figure a contour plot of Z over the plane of
+	// two trainer params (Pletscher et al.'s Figure 3): X must be XBeta
+	// and Y YParamC, every trainer entry with a beta one point (β, C), and
+	// Z is what Y otherwise is (a metric, YAccuracy, YTrainSeconds or
+	// YCPUSeconds). The points must form a complete grid of one method.
+	Z string `json:"z,omitempty"`
 	// Title is optional; the default names the dataset, task and Y.
 	Title string `json:"title,omitempty"`
 }
@@ -79,6 +85,9 @@ func (f FigureSpec) Validate() error {
 	}
 	if f.Dataset == "" {
 		return fmt.Errorf("report: figure %q: dataset must be set", f.Name)
+	}
+	if f.Z != "" || f.Y == YParamC {
+		return f.validateContour()
 	}
 	switch {
 	case f.X != XTrainFraction && f.X != XBeta && f.X != XDataset && f.X != XCPUSeconds:
@@ -106,6 +115,24 @@ func (f FigureSpec) Validate() error {
 	return nil
 }
 
+// validateContour checks a contour figure (Z set), or a Y of YParamC
+// without Z.
+func (f FigureSpec) validateContour() error {
+	switch {
+	case f.Z == "":
+		return fmt.Errorf("report: figure %q: y %q is the second axis of a contour figure: set z (the quantity drawn over beta and C)", f.Name, f.Y)
+	case f.X != XBeta || f.Y != YParamC:
+		return fmt.Errorf("report: figure %q: a contour (z %q) is drawn over x %q and y %q, not x %q and y %q", f.Name, f.Z, XBeta, YParamC, f.X, f.Y)
+	case f.Baseline != "" || f.LogX || len(f.Datasets) > 0:
+		return fmt.Errorf("report: figure %q: a contour (z %q) takes no baseline, log_x or datasets", f.Name, f.Z)
+	}
+	if _, ok := yQuantity(f.Z); !ok {
+		return fmt.Errorf("report: figure %q: unknown z %q (want a metric, %s, or %q, %q or %q)",
+			f.Name, f.Z, strings.Join(metrics.Names(), ", "), YAccuracy, YTrainSeconds, YCPUSeconds)
+	}
+	return nil
+}
+
 // covers reports whether the figure draws runs of dataset.
 func (f FigureSpec) covers(dataset string) bool {
 	if f.X == XDataset {
@@ -118,6 +145,10 @@ func (f FigureSpec) covers(dataset string) bool {
 func (f FigureSpec) title() string {
 	if f.Title != "" {
 		return f.Title
+	}
+	if f.Z != "" {
+		q, _ := yQuantity(f.Z)
+		return fmt.Sprintf("%s/%s: %s over β and C", f.Dataset, f.Task, q.name)
 	}
 	q, _ := yQuantity(f.Y)
 	if f.Baseline != "" {

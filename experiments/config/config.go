@@ -649,7 +649,10 @@ type FigureSpec struct {
 	Y        string   `yaml:"y,omitempty"`        // a metric (token_error, span_f1, segment_error, ...) | accuracy (100 − token error) | train_seconds (CPU if every run has it) | cpu_seconds
 	LogX     bool     `yaml:"log_x,omitempty"`    // x: cpu_seconds on a logarithmic axis
 	Baseline string   `yaml:"baseline,omitempty"` // optional trainer subtracted split by split
-	Title    string   `yaml:"title,omitempty"`
+	// Z makes the figure a contour of Z (what y otherwise is) over x: beta
+	// and y: C, each trainer entry with a beta and one C a grid point.
+	Z     string `yaml:"z,omitempty"`
+	Title string `yaml:"title,omitempty"`
 }
 
 // PaperSpec is what a paper reports for this experiment: where the numbers
@@ -1604,6 +1607,9 @@ func (c *Config) validateFigureTask(i int, f FigureSpec) error {
 // other than the baseline that runs on its task and, for x: beta, has a β,
 // with one point per (method, β).
 func (c *Config) validateFigureLines(i int, f FigureSpec) error {
+	if f.Z != "" {
+		return c.validateContourGrid(i, f)
+	}
 	seen := map[[2]string]int{}
 	lines := 0
 	for j, t := range c.Trainers {
@@ -1637,6 +1643,60 @@ func (c *Config) validateFigureLines(i int, f FigureSpec) error {
 		return c.fail(at{"figures", i}, "figure %q has no trainer to plot on %s/%s besides the baseline", f.Name, f.Dataset, f.Task)
 	case f.X == report.XBeta && len(c.Splits.TrainFractions) > 1:
 		return c.fail(at{"figures", i, "x"}, "figure %q plots by beta, which needs one training fraction; splits.train_fractions has %d", f.Name, len(c.Splits.TrainFractions))
+	}
+	return nil
+}
+
+// validateContourGrid checks that contour figure i has a complete β × C
+// grid to draw on its task: the trainer entries with a beta, each of one C
+// value, all of one method, at most one per (β, C), and one at every pair
+// of the β and C values they use.
+func (c *Config) validateContourGrid(i int, f FigureSpec) error {
+	type point struct{ beta, c float64 }
+	seen := map[point]int{}
+	var betas, cs []float64
+	line := ""
+	for j, t := range c.Trainers {
+		if supports(f.Task, t) != nil {
+			continue
+		}
+		beta, ok := t.Params[report.XBeta].(float64)
+		if !ok {
+			continue
+		}
+		name := t.Name
+		if ls, ok := t.Params["loss_scale"].(float64); ok {
+			name = report.BetaLine(t.Name, map[string]float64{"loss_scale": ls})
+		}
+		switch {
+		case line != "" && name != line:
+			return c.fail(at{"trainers", j}, "figure %q draws a contour of one method over beta and C, and the entries with a beta are of %q and %q", f.Name, line, name)
+		case len(t.C) != 1:
+			return c.fail(at{"trainers", j, "C"}, "figure %q draws a contour over beta and C: each entry with a beta needs one C, not a grid of %d (C chosen by validation would differ by split)", f.Name, len(t.C))
+		}
+		line = name
+		p := point{beta, t.C[0]}
+		if first, dup := seen[p]; dup {
+			return c.fail(at{"trainers", j}, "figure %q would draw two points at beta %v, C %v (entries at lines %d and %d)", f.Name, beta, t.C[0], c.line("trainers", first), c.line("trainers", j))
+		}
+		seen[p] = j
+		betas, cs = append(betas, beta), append(cs, t.C[0])
+	}
+	slices.Sort(betas)
+	slices.Sort(cs)
+	betas, cs = slices.Compact(betas), slices.Compact(cs)
+	if len(betas) < 2 || len(cs) < 2 {
+		return c.fail(at{"figures", i, "z"}, "figure %q draws a contour over beta and C, which needs entries at two or more betas and Cs on %s/%s; found %d and %d", f.Name, f.Dataset, f.Task, len(betas), len(cs))
+	}
+	for _, beta := range betas {
+		for _, cv := range cs {
+			if _, ok := seen[point{beta, cv}]; !ok {
+				return c.fail(at{"figures", i, "z"}, "figure %q draws a contour over beta and C, and no entry has beta %v with C %v: the grid of %d betas × %d Cs must be complete", f.Name, beta, cv, len(betas), len(cs))
+			}
+		}
+	}
+	if len(c.Splits.TrainFractions) > 1 {
+		return c.fail(at{"figures", i, "z"}, "figure %q draws a contour, which needs one training fraction; splits.train_fractions has %d", f.Name, len(c.Splits.TrainFractions))
 	}
 	return nil
 }
@@ -1727,7 +1787,7 @@ func (c *Config) validatePaper() error {
 	return nil
 }
 func (f FigureSpec) reportSpec() report.FigureSpec {
-	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Datasets: f.Datasets, Task: f.Task, X: f.X, Y: f.Y, LogX: f.LogX, Baseline: f.Baseline, Title: f.Title}
+	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Datasets: f.Datasets, Task: f.Task, X: f.X, Y: f.Y, LogX: f.LogX, Baseline: f.Baseline, Z: f.Z, Title: f.Title}
 }
 
 // ReportSpec is what the report package needs to render this experiment's

@@ -309,3 +309,57 @@ func TestConfigDocsExample(t *testing.T) {
 		t.Errorf("docs/config.md's config example: %v", err)
 	}
 }
+
+// contourBase draws a contour over a complete 2 × 2 grid of entropy-margin
+// entries, beside an LR entry without a beta; line numbers in the cases
+// of TestParseContourFigure refer to it.
+const contourBase = `name: contour
+datasets:
+  - name: blobs
+tasks: [multiclass]
+features: {kind: given}
+splits: {count: 2}
+trainers:
+  - {name: entropy-margin, label: a, beta: 1, C: [0.1]}
+  - {name: entropy-margin, label: b, beta: 1, C: [1]}
+  - {name: entropy-margin, label: c, beta: 10, C: [0.1]}
+  - {name: entropy-margin, label: d, beta: 10, C: [1]}
+  - {name: crf, C: [1]}
+figures:
+  - {name: f3, x: beta, y: C, z: error_rate}
+`
+
+// A contour figure needs a complete grid of one method, each entry at one
+// C; the config says which entry or point is wrong before any training.
+func TestParseContourFigure(t *testing.T) {
+	t.Parallel()
+	c, err := Parse([]byte(contourBase), "c.yaml")
+	if err != nil {
+		t.Fatalf("base config rejected: %v", err)
+	}
+	if f := c.ReportSpec().Figures[0]; f.Z != "error_rate" || f.X != "beta" || f.Y != "C" {
+		t.Errorf("report figure %+v", f)
+	}
+	for _, tt := range []struct {
+		name, old, new, want string
+	}{
+		{"missing point", "  - {name: entropy-margin, label: d, beta: 10, C: [1]}\n", "", `c.yaml:13: figures[0].z: figure "f3" draws a contour over beta and C, and no entry has beta 10 with C 1`},
+		{"a C grid", "label: d, beta: 10, C: [1]", "label: d, beta: 10, C: [1, 2]", `c.yaml:11: trainers[3].C: figure "f3" draws a contour over beta and C: each entry with a beta needs one C`},
+		{"two methods", "label: d, beta: 10, C: [1]", "label: d, beta: 10, loss_scale: 0, C: [1]", `c.yaml:11: trainers[3]: figure "f3" draws a contour of one method`},
+		{"a point twice", "label: d, beta: 10, C: [1]", "label: d, beta: 10, C: [0.1]", `c.yaml:11: trainers[3]: figure "f3" would draw two points at beta 10, C 0.1 (entries at lines 10 and 11)`},
+		{"one beta", "  - {name: entropy-margin, label: c, beta: 10, C: [0.1]}\n  - {name: entropy-margin, label: d, beta: 10, C: [1]}\n", "", `c.yaml:12: figures[0].z: figure "f3" draws a contour over beta and C, which needs entries at two or more betas`},
+		{"y C without z", "y: C, z: error_rate", "y: C", `c.yaml:14: figures[0]: report: figure "f3": y "C" is the second axis of a contour figure: set z`},
+		{"z by fraction", "x: beta, y: C", "y: C", `c.yaml:14: figures[0]: report: figure "f3": a contour (z "error_rate") is drawn over x "beta" and y "C"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			bad := strings.Replace(contourBase, tt.old, tt.new, 1)
+			if bad == contourBase {
+				t.Fatalf("replacement %q not found", tt.old)
+			}
+			_, err := Parse([]byte(bad), "c.yaml")
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("error\n  %v\nwant it to start with\n  %s", err, tt.want)
+			}
+		})
+	}
+}
