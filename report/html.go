@@ -119,8 +119,12 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 {{- with .Note}}
 <p>Note: {{.}}</p>
 {{- end}}
+{{- if .Table.Rows}}
 <p>{{.Legend}}</p>
 {{template "table" .Table}}
+{{- else}}
+<p>{{.Legend}}</p>
+{{- end}}
 {{- end}}
 {{- with .Tests}}
 <h2>Paired t-tests</h2>
@@ -272,6 +276,9 @@ func costHTML(t *Table) htmlTable {
 // paperHTML is the comparison with the paper; the columns after the
 // trainer's are numbers.
 func paperHTML(p *PaperTable) *htmlPaper {
+	if len(p.Rows) == 0 {
+		return &htmlPaper{Source: p.Source, Note: p.Note, Legend: noPaperValues}
+	}
 	head, body := p.grid(identity)
 	return &htmlPaper{Source: p.Source, Note: p.Note, Legend: p.legend(), Table: gridHTML(head, body, len(p.keyHeader()))}
 }

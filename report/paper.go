@@ -154,8 +154,10 @@ func (p PaperReference) Validate() error {
 	if strings.TrimSpace(p.Source) == "" {
 		return errors.New("report: paper: empty source; name the paper and table the values come from")
 	}
-	if len(p.Values) == 0 {
-		return errors.New("report: paper: no values")
+	if len(p.Values) == 0 && strings.TrimSpace(p.Note) == "" {
+		// A figure drawn without numbers has none to set beside ours; its
+		// note must then say what the paper shows.
+		return errors.New("report: paper: no values: give the paper's values or, for a figure without numbers, a note saying what it shows")
 	}
 	for i, v := range p.Values {
 		if v.Dataset == "" || v.Task == "" || v.Trainer == "" {
@@ -437,6 +439,10 @@ func (p *PaperTable) WriteText(w io.Writer) error {
 	if p.Note != "" {
 		ew.printf("Note: %s\n", p.Note)
 	}
+	if len(p.Rows) == 0 {
+		ew.printf("%s\n", noPaperValues)
+		return ew.err
+	}
 	head, body := p.grid(identity)
 	if err := writeTW(ew, asciiRenderer(), head, body, alignments(len(p.keyHeader()), len(head))); err != nil {
 		return err
@@ -444,6 +450,9 @@ func (p *PaperTable) WriteText(w io.Writer) error {
 	ew.printf("%s\n", p.legend())
 	return ew.err
 }
+
+// noPaperValues stands for the table of a reference without values.
+const noPaperValues = "The paper gives no values to set beside ours (see the note)."
 
 // WriteMarkdown writes the comparison as a GitHub-flavoured Markdown
 // table between paragraphs naming the source and note and the legend.
@@ -453,6 +462,10 @@ func (p *PaperTable) WriteMarkdown(w io.Writer) error {
 	ew.printf("%s %s\n\n", paperTitle, p.Source)
 	if p.Note != "" {
 		ew.printf("Note: %s\n\n", p.Note)
+	}
+	if len(p.Rows) == 0 {
+		ew.printf("%s\n", noPaperValues)
+		return ew.err
 	}
 	head, body := p.grid(esc)
 	if err := writeTW(ew, renderer.NewMarkdown(), head, body, alignments(len(p.keyHeader()), len(head))); err != nil {

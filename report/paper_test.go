@@ -464,3 +464,42 @@ func TestComparePaperAtFraction(t *testing.T) {
 		t.Errorf("no fraction written as %s", b)
 	}
 }
+
+// A reference without values (a figure the paper draws without numbers)
+// writes its source and note and says that there is nothing to compare,
+// in every format.
+func TestPaperFigureOnly(t *testing.T) {
+	t.Parallel()
+	ref := PaperReference{Source: "Pletscher et al. (2010), Figure 3", Note: "contours only"}
+	if err := ref.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	pt := ComparePaper(fixtureTable(t), ref)
+	var txt, md, csvOut bytes.Buffer
+	for _, err := range []error{pt.WriteText(&txt), pt.WriteMarkdown(&md), pt.WriteCSV(&csvOut)} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := "Against the paper: Pletscher et al. (2010), Figure 3\nNote: contours only\n" + noPaperValues + "\n"; txt.String() != want {
+		t.Errorf("text %q, want %q", txt.String(), want)
+	}
+	if !strings.Contains(md.String(), "Note: contours only\n\n"+noPaperValues) || strings.Contains(md.String(), "|") {
+		t.Errorf("markdown %q", md.String())
+	}
+	if lines := strings.Count(csvOut.String(), "\n"); lines != 1 {
+		t.Errorf("CSV has %d lines, want the header alone:\n%s", lines, csvOut.String())
+	}
+	dir := t.TempDir()
+	spec := Spec{Paper: &ref}
+	if err := WriteAll(dir, fixtureRuns(), spec); err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), "<p>"+noPaperValues+"</p>") {
+		t.Errorf("index.html lacks %q", noPaperValues)
+	}
+}

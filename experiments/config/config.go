@@ -1735,8 +1735,8 @@ func (c *Config) validatePaper() error {
 	if strings.TrimSpace(p.Source) == "" {
 		return c.fail(at{"paper", "source"}, "required: name the paper and table the values come from")
 	}
-	if len(p.Values) == 0 {
-		return c.fail(at{"paper", "values"}, "at least one value is required")
+	if len(p.Values) == 0 && strings.TrimSpace(p.Note) == "" {
+		return c.fail(at{"paper", "values"}, "at least one value is required, or, for a figure the paper gives without numbers, a note saying what it shows")
 	}
 	var datasetNames []string
 	for _, d := range c.Datasets {

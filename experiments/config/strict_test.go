@@ -340,6 +340,16 @@ func TestParseContourFigure(t *testing.T) {
 	if f := c.ReportSpec().Figures[0]; f.Z != "error_rate" || f.X != "beta" || f.Y != "C" {
 		t.Errorf("report figure %+v", f)
 	}
+	// A figure drawn without numbers: the paper block is its source and a
+	// note, no values; without the note it is an error.
+	figureOnly := contourBase + "paper: {source: \"Pletscher et al., Figure 3\", note: \"contours only\"}\n"
+	if c, err := Parse([]byte(figureOnly), "c.yaml"); err != nil || c.ReportSpec().Paper == nil {
+		t.Errorf("figure-only paper block: %v", err)
+	}
+	noNote := contourBase + "paper: {source: \"Pletscher et al., Figure 3\"}\n"
+	if _, err := Parse([]byte(noNote), "c.yaml"); err == nil || !strings.Contains(err.Error(), "paper.values: at least one value is required, or") {
+		t.Errorf("paper block without values or note: %v", err)
+	}
 	for _, tt := range []struct {
 		name, old, new, want string
 	}{
