@@ -39,20 +39,94 @@ func (g *contourGrid) Y(r int) float64    { return math.Log10(g.cs[r]) }
 // builtContour keeps what a contour figure draws, for tests and the
 // caption.
 type builtContour struct {
-	grid    *contourGrid
-	line    string    // the method (BetaLine) whose runs are drawn
-	levels  []float64 // contour heights, ascending
-	q       quantity
-	labels  *plotter.Labels
-	contour *plotter.Contour
+	grid   *contourGrid
+	line   string    // the method (BetaLine) whose runs are drawn
+	levels []float64 // contour heights, ascending
+	q      quantity
+	labels *plotter.Labels
+	lines  *contourLines // nil without levels
 }
 
-// contourLevels are the heights of a contour figure's lines: the 10%, 25%,
-// 50%, 75% and 90% quantiles of the grid's values (R-7, as gonum's own
+// segment is one straight piece of a contour line, in the grid's (log β,
+// log C) coordinates.
+type segment struct{ a, b plotter.XY }
+
+// isolines returns the pieces of the contour of g at height h, cell by
+// cell in grid order, so that a figure draws them in the same order every
+// time (gonum's plotter.Contour joins its pieces through maps, and its
+// SVG and PDF came out different on every rendering). As CONREC does,
+// each cell is cut into four triangles about its centre, whose height is
+// the mean of the four corners, and the surface is taken as linear on each
+// triangle: the line is exact for a plane, and a saddle cell is resolved by
+// its centre.
+func isolines(g *contourGrid, h float64) []segment {
+	type vertex struct{ x, y, z float64 }
+	cross := func(p, q vertex) plotter.XY { // where the edge p–q meets h
+		t := (h - p.z) / (q.z - p.z)
+		return plotter.XY{X: p.x + t*(q.x-p.x), Y: p.y + t*(q.y-p.y)}
+	}
+	var out []segment
+	c, r := g.Dims()
+	for i := range c - 1 {
+		for j := range r - 1 {
+			corners := [4]vertex{
+				{g.X(i), g.Y(j), g.Z(i, j)}, {g.X(i + 1), g.Y(j), g.Z(i+1, j)},
+				{g.X(i + 1), g.Y(j + 1), g.Z(i+1, j+1)}, {g.X(i), g.Y(j + 1), g.Z(i, j+1)},
+			}
+			centre := vertex{(corners[0].x + corners[1].x) / 2, (corners[0].y + corners[3].y) / 2,
+				(corners[0].z + corners[1].z + corners[2].z + corners[3].z) / 4}
+			for k := range corners {
+				tri := [3]vertex{corners[k], corners[(k+1)%4], centre}
+				// A vertex at h counts as above it, so that a line through
+				// a vertex is drawn once, not by every triangle around it.
+				var above, below []vertex
+				for _, v := range tri {
+					if v.z >= h {
+						above = append(above, v)
+					} else {
+						below = append(below, v)
+					}
+				}
+				if len(above) == 0 || len(below) == 0 {
+					continue
+				}
+				lone, pair := above[0], below
+				if len(above) == 2 {
+					lone, pair = below[0], above
+				}
+				s := segment{cross(lone, pair[0]), cross(lone, pair[1])}
+				if s.a != s.b {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// contourLines draws the isolines of each level in its style.
+type contourLines struct {
+	segs   [][]segment // by level
+	styles []draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (l *contourLines) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i, segs := range l.segs {
+		for _, s := range segs {
+			c.StrokeLine2(l.styles[i], trX(s.a.X), trY(s.a.Y), trX(s.b.X), trY(s.b.Y))
+		}
+	}
+}
+
+// contourLevels are the heights of a contour figure's lines: the 5%, 10%,
+// 25%, 50%, 75% and 90% quantiles of the grid's values (R-7, as gonum's own
 // default), rounded to three significant digits, strictly inside the
 // values' range and distinct. Quantiles follow the data wherever it is
 // dense, which fixed steps would not: most of a β × C error surface lies
-// within a point of its minimum, a corner of it tens of points above.
+// within a point of its minimum, a corner of it tens of points above; the
+// 5% line rings the best few points.
 func contourLevels(g *contourGrid) []float64 {
 	var vals []float64
 	for _, col := range g.z {
@@ -61,7 +135,7 @@ func contourLevels(g *contourGrid) []float64 {
 	slices.Sort(vals)
 	lo, hi := vals[0], vals[len(vals)-1]
 	var out []float64
-	for _, p := range []float64{0.1, 0.25, 0.5, 0.75, 0.9} {
+	for _, p := range []float64{0.05, 0.1, 0.25, 0.5, 0.75, 0.9} {
 		h := float64(len(vals)-1) * p
 		i := int(h)
 		v := vals[i]
@@ -196,15 +270,15 @@ func buildContourFigure(runs []Run, f FigureSpec) (*builtFigure, error) {
 	p.X.Tick.Marker, p.Y.Tick.Marker = decadeTicks{}, decadeTicks{}
 	addLegendAndGrid(p)
 	if len(b.levels) > 0 {
-		b.contour = plotter.NewContour(g, slices.Clone(b.levels), nil)
-		b.contour.LineStyles = nil // one per level instead of gonum's one default
-		for i := range b.levels {
-			b.contour.LineStyles = append(b.contour.LineStyles, draw.LineStyle{Color: levelColor(i, len(b.levels)), Width: vg.Points(1.5)})
+		b.lines = &contourLines{}
+		for i, h := range b.levels {
+			b.lines.segs = append(b.lines.segs, isolines(g, h))
+			b.lines.styles = append(b.lines.styles, draw.LineStyle{Color: levelColor(i, len(b.levels)), Width: vg.Points(1.5)})
 		}
 		for i := len(b.levels) - 1; i >= 0; i-- { // the legend lists the highest level first
-			p.Legend.Add(formatLevel(b.levels[i], q), &plotter.Line{LineStyle: b.contour.LineStyles[i]})
+			p.Legend.Add(formatLevel(b.levels[i], q), &plotter.Line{LineStyle: b.lines.styles[i]})
 		}
-		p.Add(b.contour)
+		p.Add(b.lines)
 	}
 	var pts plotter.XYLabels
 	for i := range g.betas {
@@ -325,7 +399,7 @@ func (b *builtContour) caption() string {
 	}
 	lines := "no contour lines (the values are too few to have levels inside their range)"
 	if len(levels) > 0 {
-		lines = "contour lines at " + strings.Join(levels, ", ") + " (quantiles of the grid's values), interpolated linearly in log β and log C"
+		lines = "contour lines at " + strings.Join(levels, ", ") + " (quantiles of the grid's values), interpolated linearly in log β and log C between the points"
 	}
 	return fmt.Sprintf("%s %d × %d (β, C) grid points of %s, %s, is written at its place; %s.",
 		what, len(b.grid.betas), len(b.grid.cs), b.line, b.q.name, lines)

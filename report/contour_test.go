@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/plotter"
 )
 
 // contourTestRuns is a 3 β × 4 C grid of entropy-margin runs on
@@ -81,8 +83,8 @@ func TestContourGrid(t *testing.T) {
 	if len(b.levels) == 0 || !slices.IsSorted(b.levels) || b.levels[0] <= 8.5 || b.levels[len(b.levels)-1] >= 14.5 {
 		t.Errorf("levels %v, want ascending inside (8.5, 14.5)", b.levels)
 	}
-	if !slices.Equal(b.contour.Levels, b.levels) || len(b.contour.LineStyles) != len(b.levels) {
-		t.Errorf("contour levels %v with %d styles, want %v", b.contour.Levels, len(b.contour.LineStyles), b.levels)
+	if len(b.lines.segs) != len(b.levels) || len(b.lines.styles) != len(b.levels) {
+		t.Errorf("%d levels drawn with %d styles, want %d", len(b.lines.segs), len(b.lines.styles), len(b.levels))
 	}
 	cap := fig.caption()
 	for _, want := range []string{"mean over 2 splits", "3 × 4 (β, C) grid points of entropy-margin", "contour lines at"} {
@@ -113,7 +115,7 @@ func TestContourTime(t *testing.T) {
 
 func TestContourLevels(t *testing.T) {
 	g := &contourGrid{z: [][]float64{{1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}}}
-	if got, want := contourLevels(g), []float64{1.9, 3.25, 5.5, 7.75, 9.1}; !slices.Equal(got, want) {
+	if got, want := contourLevels(g), []float64{1.45, 1.9, 3.25, 5.5, 7.75, 9.1}; !slices.Equal(got, want) {
 		t.Errorf("levels of 1..10 = %v, want %v", got, want)
 	}
 	// Levels are rounded to three digits, and kept strictly inside the
@@ -219,5 +221,76 @@ func TestDecadeTicks(t *testing.T) {
 	}
 	if want := []string{"1e-4", "1e-3", "0.01", "0.1", "1", "10", "100", "1000"}; !slices.Equal(labels, want) {
 		t.Errorf("labels %v, want %v", labels, want)
+	}
+}
+
+// On a plane every piece of a contour lies on the level's line: the
+// interpolation is exact there, whatever the grid's spacing; a level
+// inside the range has pieces, one outside none.
+func TestIsolinesOfAPlane(t *testing.T) {
+	g := &contourGrid{betas: []float64{1, 3, 10, 100}, cs: []float64{0.01, 0.1, 0.5, 1, 10}}
+	for _, beta := range g.betas {
+		var col []float64
+		for _, c := range g.cs {
+			col = append(col, 2*math.Log10(beta)-math.Log10(c)) // z = 2x − y
+		}
+		g.z = append(g.z, col)
+	}
+	for _, h := range []float64{-0.5, 0.3, 1, 2.7, 4.9} {
+		segs := isolines(g, h)
+		if len(segs) == 0 {
+			t.Errorf("level %v: no pieces", h)
+		}
+		for _, s := range segs {
+			for _, p := range []plotter.XY{s.a, s.b} {
+				if math.Abs(2*p.X-p.Y-h) > 1e-12 || p.X < 0 || p.X > 2 || p.Y < -2 || p.Y > 1 {
+					t.Errorf("level %v: point %v is off the line 2x − y = h or outside the grid", h, p)
+				}
+			}
+		}
+	}
+	if segs := isolines(g, 10); len(segs) != 0 {
+		t.Errorf("a level above every value has %d pieces", len(segs))
+	}
+}
+
+// A saddle cell is resolved by its centre, the mean of the corners: with
+// the centre above the level the two low corners are cut off separately.
+func TestIsolinesSaddle(t *testing.T) {
+	g := &contourGrid{betas: []float64{1, 10}, cs: []float64{1, 10}, z: [][]float64{{0, 3}, {3, 0}}}
+	segs := isolines(g, 1) // centre 1.5: above
+	if len(segs) != 4 {
+		t.Fatalf("%d pieces, want 4 (two about each low corner)", len(segs))
+	}
+	for _, s := range segs {
+		// Each piece stays near a low corner, (0, 0) or (1, 1): it must not
+		// cross the diagonal between them.
+		nearOrigin := func(p plotter.XY) bool { return p.X+p.Y < 1 }
+		if nearOrigin(s.a) != nearOrigin(s.b) {
+			t.Errorf("piece %v joins the two low corners", s)
+		}
+	}
+}
+
+// The same runs render to the same bytes, every time and in every format.
+func TestContourDeterministic(t *testing.T) {
+	render := func() map[string][]byte {
+		p, err := Figure(contourTestRuns(), contourSpec("error_rate"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := renderFigure(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files
+	}
+	first := render()
+	for range 5 {
+		for ext, b := range render() {
+			if !slices.Equal(b, first[ext]) {
+				t.Fatalf("%s differs between two renderings", ext)
+			}
+		}
 	}
 }
