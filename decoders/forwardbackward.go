@@ -1,7 +1,6 @@
 package decoders
 
 import (
-	"gonum.org/v1/gonum/floats"
 	"math"
 	"slices"
 )
@@ -129,18 +128,7 @@ func forwardBackwardScaled(dst *Marginals, c *Chain, trans []float64, transMax f
 		if t == 0 {
 			copy(cur, u)
 		} else {
-			clear(cur)
-			for p, a := range alpha[(t-1)*k : t*k] {
-				if a == 0 {
-					continue
-				}
-				// SIMD axpy: a multiply, then an add, per element, as
-				// the scalar loop rounds them (no fused multiply-add).
-				floats.AddScaled(cur, a, et[p*k:(p+1)*k])
-			}
-			for y := range cur {
-				cur[y] *= u[y]
-			}
+			mulVec(cur, alpha[(t-1)*k:t*k], et, u)
 		}
 		var s float64
 		for _, v := range cur {
@@ -165,19 +153,10 @@ func forwardBackwardScaled(dst *Marginals, c *Chain, trans []float64, transMax f
 		for q := range nu {
 			nu[q] = u[q] * next[q] * inv
 		}
-		// β_t = T·ν_{t+1}, as a sum of columns of T (rows of its transpose)
-		// so that the inner loop carries no dependency from one y to the next.
-		cur := beta[t*k : (t+1)*k]
-		clear(cur)
-		for q, v := range nu {
-			floats.AddScaled(cur, v, etT[q*k:(q+1)*k])
-		}
-		for a, p := range alpha[t*k : (t+1)*k] {
-			if p == 0 {
-				continue
-			}
-			floats.AddScaled(edge[a*k:(a+1)*k], p, nu)
-		}
+		// β_t = T·ν_{t+1}, as a sum of columns of T (rows of its
+		// transpose), each output element its own chain of additions.
+		mulVec(beta[t*k:(t+1)*k], nu, etT, nil)
+		addOuter(edge, alpha[t*k:(t+1)*k], nu)
 	}
 	if n > 1 {
 		for j, v := range et {
