@@ -183,8 +183,11 @@ func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
 	c.Unary = grow(c.Unary, n*k)
 	for t, attrs := range x.Attrs {
 		row := c.Unary[t*k : (t+1)*k]
-		clear(row)
 		vals := x.values(t)
+		if m.pairs == nil && sumRows(row, w, attrs, vals, m.attrs) {
+			continue // the loop below in one call, bit for bit
+		}
+		clear(row)
 		for j, a := range attrs {
 			if int(a) >= m.attrs {
 				continue // an id outside the index (defensive: encoders drop unknowns)
