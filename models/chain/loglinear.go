@@ -63,6 +63,9 @@ func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad [
 		copy(d, mg.Node[t*k:(t+1)*k])
 		d[x.Labels[t]]--
 		vals := x.values(t)
+		if m.pairIdx != nil && m.pairIdx.gradient(grad, attrs, vals, d) {
+			continue
+		}
 		if m.pairs == nil && addRows(grad, attrs, vals, d, m.attrs) {
 			continue // the loop below in one call, bit for bit
 		}

@@ -71,6 +71,8 @@ type Model struct {
 	ilp    bool       // MAP and loss-augmented MAP by decoders/ilp (UseILP)
 	hmm    *emissions // SetEmissions: the HMM baseline's symbols
 	pairs  *Pairs     // state features: these pairs only (nil: all; Restrict)
+	// pairs, as the token loops read them (nil unless pairs and K ≤ 256)
+	pairIdx *pairIndex
 
 	scratch
 }
@@ -186,6 +188,9 @@ func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
 		vals := x.values(t)
 		if m.pairs == nil && sumRows(row, w, attrs, vals, m.attrs) {
 			continue // the loop below in one call, bit for bit
+		}
+		if m.pairIdx != nil && m.pairIdx.scores(row, w, attrs, vals) {
+			continue
 		}
 		clear(row)
 		for j, a := range attrs {

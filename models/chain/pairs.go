@@ -87,7 +87,10 @@ func (m *Model) Restrict(p *Pairs) error {
 			return err
 		}
 	}
-	m.pairs = p
+	m.pairs, m.pairIdx = p, nil
+	if p != nil && m.k <= 256 {
+		m.pairIdx = newPairIndex(p, m.k)
+	}
 	return nil
 }
 
