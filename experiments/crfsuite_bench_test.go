@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -224,4 +225,41 @@ func crfsuiteLog(b *testing.B, out []byte) (iters int, secs, loss float64) {
 	}
 	loss, _ = strconv.ParseFloat(string(losses[len(losses)-1][1]), 64)
 	return iters, secs, loss
+}
+
+// BenchmarkCRFObjective times one evaluation of the CRF objective and its
+// gradient (every training instance's loss and gradient, as an L-BFGS
+// step asks for them) on BenchmarkCRFsuite's training file, for the full
+// and the seen model, at a fixed random weight vector: the part of an
+// iteration that is not the L-BFGS direction. It reports process CPU per
+// evaluation.
+func BenchmarkCRFObjective(b *testing.B) {
+	_, _, trainInsts, _, numAttrs, k := benchCRFsuiteFiles(b)
+	for _, model := range []string{"full", "seen"} {
+		b.Run(model, func(b *testing.B) {
+			m, err := chain.New(trainInsts, numAttrs, k, true, decoders.Cost{})
+			if err == nil && model == "seen" {
+				err = m.Restrict(chain.SeenPairs(trainInsts, numAttrs, k))
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(44, 1))
+			w, grad := make([]float64, m.Dim()), make([]float64, m.Dim())
+			for j := range w {
+				w[j] = 0.1 * rng.NormFloat64()
+			}
+			var f float64
+			t0 := cputime.ProcessSeconds()
+			for b.Loop() {
+				clear(grad)
+				f = 0
+				for i := range m.Len() {
+					f += m.LogLoss(i, w, 1, 0, grad)
+				}
+			}
+			b.ReportMetric((cputime.ProcessSeconds()-t0)*1e3/float64(b.N), "cpu-ms/eval")
+			b.Logf("%d weights, loss %.17g", m.Dim(), f)
+		})
+	}
 }
