@@ -84,6 +84,17 @@ type LogLinear[Y any] interface {
 	LogLoss(i int, w []float64, beta, lossScale float64, grad []float64) float64
 }
 
+// LogLossSummer is a LogLinear model that can also sum the loss over its
+// training instances in one call, which may run faster than one LogLoss
+// call per instance (a chain restricted to seen pairs evaluates in whole
+// K-wide rows). LogLossSum must return Σ_i LogLoss(i, w, beta, lossScale,
+// grad), summed in order of i, and add the same gradient into grad, bit
+// for bit when grad is zero on entry (CRF training passes it so); it calls
+// check(i), if not nil, before instance i and returns its first error.
+type LogLossSummer interface {
+	LogLossSum(w []float64, beta, lossScale float64, grad []float64, check func(i int) error) (float64, error)
+}
+
 // SlackLogLinear is the slack-rescaled variant of Pletscher et al., section
 // 3.3, with Δ = lossScale·L_i:
 //

@@ -219,10 +219,12 @@ func gradConverged(g []float64, f, tol float64) bool {
 // pass over the data, and on the way the norms that the stopping rules
 // test, so that they cost no pass of their own.
 type crfObjective struct {
-	ctx   context.Context
-	n     int
-	c     float64
-	loss  func(i int, w, grad []float64) (float64, error)
+	ctx  context.Context
+	n    int
+	c    float64
+	loss func(i int, w, grad []float64) (float64, error)
+	// sum, if not nil, is Σ_i loss(i, w, grad) in one call (LogLossSummer)
+	sum   func(w, grad []float64, check func(i int) error) (float64, error)
 	err   error // the first error met (cancellation, model error)
 	evals int
 	// Of the last evaluation: ‖w‖₂², ‖∇f‖₂² and max_j |∇f_j| (NaN if a
@@ -241,6 +243,11 @@ func newCRFObjective[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*cr
 		beta, scale := s.Beta, s.LossScale
 		o.loss = func(i int, w, grad []float64) (float64, error) {
 			return ll.LogLoss(i, w, beta, scale, grad), nil
+		}
+		if ls, ok := m.(LogLossSummer); ok {
+			o.sum = func(w, grad []float64, check func(i int) error) (float64, error) {
+				return ls.LogLossSum(w, beta, scale, grad, check)
+			}
 		}
 	case Slack:
 		ll, ok := m.(SlackLogLinear[Y])
@@ -265,16 +272,9 @@ func newCRFObjective[Y any](ctx context.Context, m Model[Y], s CRFSettings) (*cr
 func (o *crfObjective) evaluate(x, grad []float64) (float64, error) {
 	o.evals++
 	clear(grad)
-	var sum float64
-	for i := range o.n {
-		if err := o.ctx.Err(); err != nil {
-			return o.fail(err)
-		}
-		l, err := o.loss(i, x, grad)
-		if err != nil {
-			return o.fail(fmt.Errorf("instance %d: %w", i, err))
-		}
-		sum += l
+	sum, err := o.lossSum(x, grad)
+	if err != nil {
+		return o.fail(err)
 	}
 	var ww, gg, gmax float64
 	nan := false
@@ -295,6 +295,30 @@ func (o *crfObjective) evaluate(x, grad []float64) (float64, error) {
 	o.ww, o.gg, o.gmax = ww, gg, gmax
 	return 0.5*ww + o.c*sum, nil
 }
+
+// lossSum returns Σ_i ℓ_i(x), summed in order of i, and adds the
+// gradients into grad, in one call where the model offers one.
+func (o *crfObjective) lossSum(x, grad []float64) (float64, error) {
+	if o.sum != nil {
+		return o.sum(x, grad, o.check)
+	}
+	var sum float64
+	for i := range o.n {
+		if err := o.check(i); err != nil {
+			return 0, err
+		}
+		l, err := o.loss(i, x, grad)
+		if err != nil {
+			return 0, fmt.Errorf("instance %d: %w", i, err)
+		}
+		sum += l
+	}
+	return sum, nil
+}
+
+// check is called before each instance: a cancelled context ends the
+// evaluation.
+func (o *crfObjective) check(int) error { return o.ctx.Err() }
 
 // fail records err, the first error met, and returns it.
 func (o *crfObjective) fail(err error) (float64, error) {

@@ -17,6 +17,7 @@ var (
 	_ trainers.PositionDecoder[[]int]       = (*chain.Model)(nil)
 	_ trainers.KBestDecoder[[]int]          = (*chain.Model)(nil)
 	_ trainers.LogLinear[[]int]             = (*chain.Model)(nil)
+	_ trainers.LogLossSummer                = (*chain.Model)(nil)
 	_ trainers.SlackLogLinear[[]int]        = (*chain.Model)(nil)
 	_ trainers.Forker[[]int]                = (*chain.Model)(nil)
 )

@@ -24,8 +24,14 @@ import (
 // t) and transition features (Σ_t P(y_{t−1} = a, y_t = b)) follow. β must be
 // positive.
 func (m *Model) LogLoss(i int, w []float64, beta, lossScale float64, grad []float64) float64 {
-	x, k := m.data[i], m.k
-	c := m.scores(x, w)
+	return m.logLoss(m.data[i], w, beta, lossScale, grad, m.pairs)
+}
+
+// logLoss is LogLoss of instance x with w and grad laid out for the pairs
+// p (nil: every attribute–label pair).
+func (m *Model) logLoss(x Instance, w []float64, beta, lossScale float64, grad []float64, p *Pairs) float64 {
+	k := m.k
+	c := m.scoresIn(x, w, p)
 	truth := c.Score(x.Labels)
 	if beta != 1 || lossScale != 0 {
 		for t, g := range x.Labels {
@@ -45,7 +51,7 @@ func (m *Model) LogLoss(i int, w []float64, beta, lossScale float64, grad []floa
 	}
 	mg := decoders.ForwardBackwardTo(&m.marg, c, &m.ws)
 	if grad != nil {
-		m.addExpectedMinusTruth(x, mg, grad)
+		m.addExpectedMinusTruth(x, mg, grad, p)
 	}
 	return mg.LogZ/beta - truth
 }
@@ -55,7 +61,7 @@ func (m *Model) LogLoss(i int, w []float64, beta, lossScale float64, grad []floa
 // t contributes d_t = P(y_t = ·) − e_{y_t} to the K weights of each of its
 // attributes, so d_t is formed once and added as one contiguous K-wide row
 // per attribute.
-func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad []float64) {
+func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad []float64, p *Pairs) {
 	k := m.k
 	d := grow(m.rowBuf, k)
 	m.rowBuf = d
@@ -63,17 +69,17 @@ func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad [
 		copy(d, mg.Node[t*k:(t+1)*k])
 		d[x.Labels[t]]--
 		vals := x.values(t)
-		if m.pairIdx != nil && m.pairIdx.gradient(grad, attrs, vals, d) {
+		if p != nil && m.pairIdx != nil && m.pairIdx.gradient(grad, attrs, vals, d) {
 			continue
 		}
-		if m.pairs == nil && addRows(grad, attrs, vals, d, m.attrs) {
+		if p == nil && addRows(grad, attrs, vals, d, m.attrs) {
 			continue // the loop below in one call, bit for bit
 		}
 		for j, a := range attrs {
 			if int(a) >= m.attrs {
 				continue // as in scores: ids outside the index carry no weight
 			}
-			if m.pairs != nil {
+			if p != nil {
 				m.addPairs(grad, a, d, vals, j)
 				continue
 			}
@@ -91,7 +97,7 @@ func (m *Model) addExpectedMinusTruth(x Instance, mg *decoders.Marginals, grad [
 	if !m.edges {
 		return
 	}
-	base := m.transBase()
+	base := transBase(p, m.attrs, k)
 	trans := grad[base : base+k*k]
 	addTo(trans, mg.Edge)
 	for t := 1; t < len(x.Labels); t++ {

@@ -82,6 +82,7 @@ type scratch struct {
 	chain decoders.Chain
 	ws    decoders.Workspace
 	marg  decoders.Marginals // LogLoss's forward-backward result
+	dense denseScratch       // LogLossSum's full layout of a restricted model
 	// LogLoss scratch: β-scaled transitions, one gradient row
 	transBuf, rowBuf []float64
 	acc              structpred.Accumulator      // DeltaFeatures' scratch with real values
@@ -178,6 +179,12 @@ func (m *Model) Loss(i int, y []int) float64 { return m.cost.Loss(m.data[i].Labe
 
 // scores fills the model's chain with the score tables of x under w.
 func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
+	return m.scoresIn(x, w, m.pairs)
+}
+
+// scoresIn is scores with w laid out for the pairs p (nil: every
+// attribute–label pair, whatever the model's own pairs).
+func (m *Model) scoresIn(x Instance, w []float64, p *Pairs) *decoders.Chain {
 	m.pinned = 0 // the chain is about to hold other scores
 	n, k := len(x.Attrs), m.k
 	c := &m.chain
@@ -186,10 +193,10 @@ func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
 	for t, attrs := range x.Attrs {
 		row := c.Unary[t*k : (t+1)*k]
 		vals := x.values(t)
-		if m.pairs == nil && sumRows(row, w, attrs, vals, m.attrs) {
+		if p == nil && sumRows(row, w, attrs, vals, m.attrs) {
 			continue // the loop below in one call, bit for bit
 		}
-		if m.pairIdx != nil && m.pairIdx.scores(row, w, attrs, vals) {
+		if p != nil && m.pairIdx != nil && m.pairIdx.scores(row, w, attrs, vals) {
 			continue
 		}
 		clear(row)
@@ -197,7 +204,7 @@ func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
 			if int(a) >= m.attrs {
 				continue // an id outside the index (defensive: encoders drop unknowns)
 			}
-			if m.pairs != nil {
+			if p != nil {
 				m.addPairScores(row, a, vals, j, w)
 				continue
 			}
@@ -212,7 +219,7 @@ func (m *Model) scores(x Instance, w []float64) *decoders.Chain {
 	}
 	c.Trans = nil
 	if m.edges {
-		base := m.transBase()
+		base := transBase(p, m.attrs, k)
 		c.Trans = w[base : base+k*k]
 	}
 	return c

@@ -107,9 +107,13 @@ func DimPairs(p *Pairs, k int, edges bool) int {
 }
 
 // transBase returns the index of the first transition weight.
-func (m *Model) transBase() int {
-	if m.pairs != nil {
-		return m.pairs.Len()
+func (m *Model) transBase() int { return transBase(m.pairs, m.attrs, m.k) }
+
+// transBase returns the index of the first transition weight of a model
+// with the pairs p (nil: all of numAttrs × k).
+func transBase(p *Pairs, numAttrs, k int) int {
+	if p != nil {
+		return p.Len()
 	}
-	return m.attrs * m.k
+	return numAttrs * k
 }
