@@ -32,7 +32,8 @@ type denseScratch struct {
 // the same sequence of additions, from +0. So with grad zero on entry, as
 // CRF training passes it, the result and the gradient are LogLoss's bit
 // for bit; otherwise the gradient differs from theirs by the rounding of
-// adding it last.
+// adding it last. The model keeps the two full-layout vectors for its
+// next calls (each fork its own).
 func (m *Model) LogLossSum(w []float64, beta, lossScale float64, grad []float64, check func(i int) error) (float64, error) {
 	var sum float64
 	dense := m.pairs != nil && Dim(m.attrs, m.k, m.edges) <= denseFactor*m.Dim()
