@@ -159,3 +159,58 @@ func TestLogLossSumStopsOnCheck(t *testing.T) {
 		t.Fatalf("after an interrupted sum: gradient[%d] %v, want %v", j, g[j], wantG[j])
 	}
 }
+
+// TestLogLossSumAgainstBruteForce checks LogLossSum of full models and of
+// models restricted to their seen pairs (the dense evaluation) against
+// enumeration: the sum of the instances' losses and gradients, added into
+// a gradient that starts at ones, with and without attribute values.
+func TestLogLossSumAgainstBruteForce(t *testing.T) {
+	t.Parallel()
+	params := []struct{ beta, lossScale float64 }{{1, 0}, {0.3, 2}, {4, 0.5}}
+	for seed := range uint64(4) {
+		for _, s := range shapes {
+			rng := rand.New(rand.NewPCG(seed, uint64(s.n*10+s.k)+5))
+			full, _ := randomModel(t, rng, s.n, s.k, s.edges, costFor(rng, s.cost, s.k))
+			if seed%2 == 1 {
+				full = withValues(t, rng, full)
+			}
+			seen, _, _ := restricted(t, rng, full)
+			for _, m := range []*Model{full, seen} {
+				if m.pairs != nil && Dim(m.attrs, m.k, m.edges) > denseFactor*m.Dim() {
+					t.Fatalf("%+v: %d seen pairs too few for the dense evaluation", s, m.Dim())
+				}
+				w := make([]float64, m.Dim())
+				for j := range w {
+					w[j] = rng.NormFloat64()
+				}
+				for _, p := range params {
+					var wantV float64
+					wantG := make([]float64, m.Dim())
+					for i := range m.Len() {
+						v, g := bruteLogLoss(m, i, w, p.beta, p.lossScale)
+						wantV += v
+						for j := range g {
+							wantG[j] += g[j]
+						}
+					}
+					grad := make([]float64, m.Dim())
+					for j := range grad {
+						grad[j] = 1
+					}
+					got, err := m.LogLossSum(w, p.beta, p.lossScale, grad, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if math.Abs(got-wantV) > 1e-9*math.Max(1, math.Abs(wantV)) {
+						t.Fatalf("%+v %+v seen=%v: LogLossSum = %v, brute force %v", s, p, m.pairs != nil, got, wantV)
+					}
+					for j := range grad {
+						if math.Abs(grad[j]-1-wantG[j]) > 1e-9 {
+							t.Fatalf("%+v %+v seen=%v: grad[%d] = %v, brute force %v", s, p, m.pairs != nil, j, grad[j]-1, wantG[j])
+						}
+					}
+				}
+			}
+		}
+	}
+}
