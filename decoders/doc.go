@@ -17,6 +17,8 @@
 //   - [ComputeMaxMarginals]: max-marginals with back-pointers, giving for every
 //     (position, label) the best labeling through it (PosLearn, sec. 4.3.1).
 //   - [ForwardBackward]: log partition function and node/edge marginals.
+//   - [MPM]: the labeling of maximum posterior marginals, each position's most
+//     probable label.
 //
 // # Conventions
 //

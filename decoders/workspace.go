@@ -30,6 +30,9 @@ type Workspace struct {
 	lcTab  []float64
 	lcLoss []int
 	lcSuf  []int
+
+	// MPM's marginals
+	mpm Marginals
 }
 
 // orNew returns w, or a fresh Workspace if w is nil.

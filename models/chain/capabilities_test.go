@@ -19,5 +19,6 @@ var (
 	_ trainers.LogLinear[[]int]             = (*chain.Model)(nil)
 	_ trainers.LogLossSummer                = (*chain.Model)(nil)
 	_ trainers.SlackLogLinear[[]int]        = (*chain.Model)(nil)
+	_ trainers.PosteriorModer[[]int]        = (*chain.Model)(nil)
 	_ trainers.Forker[[]int]                = (*chain.Model)(nil)
 )

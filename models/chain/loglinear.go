@@ -41,19 +41,50 @@ func (m *Model) logLoss(x Instance, w []float64, beta, lossScale float64, grad [
 			}
 		}
 	}
-	if len(c.Trans) > 0 && beta != 1 {
-		// c.Trans aliases w: scale a copy (scores resets c.Trans every call).
-		scaled := grow(m.transBuf, k*k)
-		for j, v := range c.Trans {
-			scaled[j] = beta * v
-		}
-		m.transBuf, c.Trans = scaled, scaled
-	}
+	m.temperTrans(c, beta)
 	mg := decoders.ForwardBackwardTo(&m.marg, c, &m.ws)
 	if grad != nil {
 		m.addExpectedMinusTruth(x, mg, grad, p)
 	}
 	return mg.LogZ/beta - truth
+}
+
+// temperTrans scales c's transition scores by β (unless β is 1). c.Trans
+// aliases w, so the scaled table is a copy (scores resets c.Trans every
+// call).
+func (m *Model) temperTrans(c *decoders.Chain, beta float64) {
+	if len(c.Trans) == 0 || beta == 1 {
+		return
+	}
+	scaled := grow(m.transBuf, m.k*m.k)
+	for j, v := range c.Trans {
+		scaled[j] = beta * v
+	}
+	m.transBuf, c.Trans = scaled, scaled
+}
+
+// PredictMPM returns the labeling of maximum posterior marginals of x (x
+// need not be a training instance) under the model's Gibbs distribution at
+// inverse temperature β, P_β(y) ∝ exp(β·w·f(x, y)): each token's most
+// probable label, the lowest among ties (decoders.MPM; Pletscher et al.,
+// section 8.2). For a CRF β is 1; an entropy-margin model's β is the one it
+// was trained at, without the error term, which needs the truth. β must be
+// positive.
+func (m *Model) PredictMPM(x Instance, w []float64, beta float64) []int {
+	c := m.scores(x, w)
+	if beta != 1 {
+		for j := range c.Unary {
+			c.Unary[j] *= beta
+		}
+	}
+	m.temperTrans(c, beta)
+	return decoders.MPM(c, &m.ws)
+}
+
+// PosteriorModes is PredictMPM for training instance i
+// (trainers.PosteriorModer).
+func (m *Model) PosteriorModes(i int, w []float64, beta float64) []int {
+	return m.PredictMPM(m.data[i], w, beta)
 }
 
 // addExpectedMinusTruth adds E[f] − f(x, y) into grad, with E[f] read off the
