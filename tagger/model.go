@@ -113,6 +113,9 @@ func (m *Model) PredictAttributes(attrs [][]string) Prediction {
 // PredictValues is PredictAttributes for attributes with values (see
 // PrepareValues); nil values means every value is 1. Values scale the
 // sequence task's features only: a segmentation model reads them as 1.
+// A sequence model predicts by its trainer's rule: the MAP labeling, or
+// with a log-linear trainer's predict: mpm the maximum posterior marginals
+// (trainers.MPM).
 func (m *Model) PredictValues(attrs [][]string, values [][]float64) Prediction {
 	if m.Features.Degree == 2 {
 		attrs = expandPairs(m.index, attrs)
@@ -130,7 +133,13 @@ func (m *Model) PredictValues(attrs [][]string, values [][]float64) Prediction {
 		}
 		return Prediction{Labels: labels, Segments: segs}
 	}
-	labels := d.chain.Predict(chain.Instance{Attrs: ids, Values: vals}, m.Weights)
+	x := chain.Instance{Attrs: ids, Values: vals}
+	var labels []int
+	if beta, ok := trainers.MPM(m.Trainer, m.Params); ok {
+		labels = d.chain.PredictMPM(x, m.Weights, beta) // the trainer's predict: mpm
+	} else {
+		labels = d.chain.Predict(x, m.Weights)
+	}
 	return Prediction{Labels: labels, Segments: structpred.SegmentsFromLabels(labels)}
 }
 

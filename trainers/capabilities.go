@@ -109,6 +109,16 @@ type SlackLogLinear[Y any] interface {
 	SlackLogLoss(i int, w []float64, beta, lossScale float64, grad []float64) (float64, error)
 }
 
+// PosteriorModer labels training instance i by maximum posterior marginals
+// under the model's Gibbs distribution P_β(y) ∝ exp(β·s_i(y)): each
+// position's most probable label (Pletscher et al., section 8.2). The
+// log-linear trainers' predict: mpm needs it of a task's model, since the
+// model that predicts is the task's; a model offers it where its
+// marginals are exact (chains). β must be positive.
+type PosteriorModer[Y any] interface {
+	PosteriorModes(i int, w []float64, beta float64) Y
+}
+
 // LatentLogLinear is what latent-lbeta needs of a model whose outputs have
 // an observed part y and a latent part z (Pletscher et al., section 5):
 //

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/maxmargin/repro/internal/cputime"
@@ -383,6 +384,7 @@ type CRFParams struct {
 	Delta         *float64 `param:"delta" range:"(0,)" help:"CRFsuite's rule (setting it implies stop: crfsuite): stop once |f(k−period) − f(k)| < delta·|f(k)| (default 1e-5)"`
 	Period        *int     `param:"period" range:"[1,)" help:"CRFsuite's rule (setting it implies stop: crfsuite): iterations the decrease is measured over (default 10)"`
 	Epsilon       *float64 `param:"epsilon" range:"(0,)" help:"CRFsuite's rule (setting it implies stop: crfsuite): stop once ‖∇f‖₂/C ≤ epsilon·max(1, ‖w‖₂), its gradient test on its objective f/C (default 1e-5)"`
+	Predict       string   `param:"predict,hyper" help:"prediction rule of the trained model (training ignores it): map (unset: the highest-scoring labeling) or mpm (maximum posterior marginals: each position's most probable label under p(y|x), Pletscher et al. section 8.2)"`
 }
 
 // Resolved fills the defaults as CRFSettings.Resolved does.
@@ -392,6 +394,7 @@ func (p CRFParams) Resolved() CRFParams {
 	}
 	s := p.settings().Resolved()
 	p.MaxIterations, p.Stop = s.MaxIterations, s.Stop
+	p.Predict = resolvedPredict(p.Predict)
 	if s.Stop == StopCRFsuite { // defaults for the unset ones; a stated 0 is left for the range check
 		p.Delta, p.Period, p.Epsilon = cmp.Or(p.Delta, &s.Delta), cmp.Or(p.Period, &s.Period), cmp.Or(p.Epsilon, &s.Epsilon)
 	}
@@ -419,7 +422,71 @@ func (p CRFParams) Validate() error {
 	if p.Stop != "" && p.Stop != StopCRFsuite {
 		return &ParamError{Key: "stop", Msg: fmt.Sprintf("must be %s or %s, got %q", StopGradient, StopCRFsuite, p.Stop)}
 	}
+	return validatePredict(p.Predict)
+}
+
+// ParamPredict is the log-linear trainers' param that chooses the trained
+// model's prediction rule, PredictMAP (unset) or PredictMPM. Training
+// ignores it: the task's model predicts, and PredictMPM needs it to be a
+// PosteriorModer.
+const ParamPredict = "predict"
+
+// Prediction rules of a log-linear model (param predict).
+const (
+	// PredictMAP predicts the highest-scoring labeling, argmax_y w·f(x, y)
+	// (the default, and every other trainer's rule).
+	PredictMAP = "map"
+	// PredictMPM predicts each position's most probable label under the
+	// model's distribution P_β(y|x) ∝ exp(β·w·f(x, y)), β the trainer's (1
+	// for the CRF; without the error term, which needs the truth):
+	// maximum posterior marginals (Pletscher et al., section 8.2).
+	PredictMPM = "mpm"
+)
+
+// resolvedPredict is the predict param as unit keys and model files hold
+// it: unset for the default rule, however the config spells it, so that
+// stating predict: map changes no key.
+func resolvedPredict(rule string) string {
+	if rule == PredictMAP {
+		return ""
+	}
+	return rule
+}
+
+// validatePredict checks a resolved predict param.
+func validatePredict(rule string) error {
+	if rule != "" && rule != PredictMPM {
+		return &ParamError{Key: ParamPredict, Msg: fmt.Sprintf("must be %s or %s, got %q", PredictMAP, PredictMPM, rule)}
+	}
 	return nil
+}
+
+// checkPredict asks for the capability predict: mpm needs of the task's
+// model.
+func checkPredict[Y any](name, rule string, m Model[Y]) error {
+	if rule != PredictMPM {
+		return nil
+	}
+	if _, ok := m.(PosteriorModer[Y]); !ok {
+		return fmt.Errorf("trainer %q with %s: %s needs maximum posterior marginals, which this task's model does not provide (the sequence task's does)", name, ParamPredict, PredictMPM)
+	}
+	return nil
+}
+
+// MPM reports whether params v (as a model file or a unit holds them,
+// defaults resolved or not) of the trainer called name ask for prediction
+// by maximum posterior marginals, and the inverse temperature β of the
+// distribution P_β(y|x) ∝ exp(β·w·f(x, y)) whose marginals those are: the
+// trainer's beta, 1 if it has none (the CRF).
+func MPM(name string, v Values) (beta float64, ok bool) {
+	if rule, _ := v[ParamPredict].(string); rule != PredictMPM || !slices.Contains(LogLinearTrainers(), name) {
+		return 0, false
+	}
+	beta = 1
+	if b, isFloat := v["beta"].(float64); isFloat && b > 0 {
+		beta = b
+	}
+	return beta, true
 }
 
 func crfTrainer[Y any]() Trainer[Y] {
@@ -427,8 +494,11 @@ func crfTrainer[Y any]() Trainer[Y] {
 		name:    CRFName,
 		summary: "L2-regularised conditional random field, L-BFGS",
 		c:       "weighs the negative log-likelihood: min ½‖w‖² + C Σ_i −log p(y_i|x_i) (C/n with C_per_example)",
-		check: func(m Model[Y], _ CRFParams) error {
-			return needs[LogLinear[Y]](CRFName, "a log partition function and marginals", m)
+		check: func(m Model[Y], p CRFParams) error {
+			if err := needs[LogLinear[Y]](CRFName, "a log partition function and marginals", m); err != nil {
+				return err
+			}
+			return checkPredict(CRFName, p.Predict, m)
 		},
 		train: func(ctx context.Context, m Model[Y], p CRFParams, o options) (*Result, error) {
 			s := p.settings()

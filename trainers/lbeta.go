@@ -18,8 +18,9 @@ type EntropyMarginParams struct {
 	TradeOff
 	Beta          float64  `param:"beta,required,hyper" range:"(0,)" help:"inverse temperature β > 0 (β → ∞: the SSVM; β = 1 without loss: the CRF)"`
 	LossScale     *float64 `param:"loss_scale,hyper" range:"[0,)" help:"weight of the loss Δ in the exponent"`
-	Rescaling     string   `param:"rescaling" help:"margin (their eq. 9) or slack (section 3.3, needs a slack-rescaled partition function)"`
+	Rescaling     string   `param:"rescaling,hyper" help:"margin (their eq. 9) or slack (section 3.3, needs a slack-rescaled partition function)"`
 	MaxIterations int      `param:"max_iterations" range:"[1,)" help:"cap on L-BFGS major iterations"`
+	Predict       string   `param:"predict,hyper" help:"prediction rule of the trained model (training ignores it): map (unset: the highest-scoring labeling) or mpm (maximum posterior marginals under P_β(y|x) ∝ exp(β·w·f(x, y)), without Δ; Pletscher et al. section 8.2)"`
 }
 
 // Resolved fills the defaults: loss scale 1, margin rescaling and CRF's
@@ -27,6 +28,7 @@ type EntropyMarginParams struct {
 func (p EntropyMarginParams) Resolved() EntropyMarginParams {
 	s := CRFSettings{MaxIterations: p.MaxIterations, Rescaling: p.Rescaling}.Resolved()
 	p.MaxIterations, p.Rescaling = s.MaxIterations, s.Rescaling
+	p.Predict = resolvedPredict(p.Predict)
 	if p.LossScale == nil {
 		one := 1.0
 		p.LossScale = &one
@@ -39,7 +41,7 @@ func (p EntropyMarginParams) Validate() error {
 	if p.Rescaling != Margin && p.Rescaling != Slack {
 		return &ParamError{Key: "rescaling", Msg: fmt.Sprintf("must be %s or %s, got %q", Margin, Slack, p.Rescaling)}
 	}
-	return nil
+	return validatePredict(p.Predict)
 }
 
 func entropyMarginTrainer[Y any]() Trainer[Y] {
@@ -54,9 +56,10 @@ func entropyMarginTrainer[Y any]() Trainer[Y] {
 				if _, ok := m.(SlackLogLinear[Y]); !ok {
 					return fmt.Errorf("trainer %q with slack rescaling needs the slack-rescaled partition function, which this task does not provide", EntropyMarginName)
 				}
-				return nil
+			} else if err := needs[LogLinear[Y]](EntropyMarginName, "a log partition function and marginals", m); err != nil {
+				return err
 			}
-			return needs[LogLinear[Y]](EntropyMarginName, "a log partition function and marginals", m)
+			return checkPredict(EntropyMarginName, p.Predict, m)
 		},
 		train: func(ctx context.Context, m Model[Y], p EntropyMarginParams, o options) (*Result, error) {
 			s := CRFSettings{Beta: p.Beta, Rescaling: p.Rescaling, C: p.PerExample(m.Len()), MaxIterations: p.MaxIterations, Checkpoint: o.checkpoint}

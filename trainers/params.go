@@ -211,6 +211,27 @@ func (s Spec) Param(key string) (Param, bool) {
 	return Param{}, false
 }
 
+// Settings returns the text-valued hyperparameters (Param.Hyper of kind
+// string) among resolved params v (Resolve) that are not at their default,
+// e.g. {"rescaling": "slack"} or {"predict": "mpm"}: what makes a run
+// another method of the trainer than its default one, so results name it
+// beside the trainer and an x: beta figure draws it as a line of its own.
+// It is nil when there are none, as for every run of the default method.
+func (s Spec) Settings(v Values) map[string]string {
+	var out map[string]string
+	for _, p := range s.Params {
+		x, ok := v[p.Key].(string)
+		if !ok || !p.Hyper || p.Kind != "string" || x == "" || x == p.Default {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[p.Key] = x
+	}
+	return out
+}
+
 // String renders s as help text: the name and summary, the meaning of C,
 // then one line per param.
 func (s Spec) String() string {
