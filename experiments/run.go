@@ -804,7 +804,7 @@ func toRun(u unitSpec, res unitResult, sel []report.Candidate) report.Run {
 	}
 	return report.Run{
 		Key: res.Key, Dataset: u.Dataset, Task: u.Task, Trainer: u.Display(), Method: method,
-		Params: u.Hyperparams(), Selection: sel,
+		Params: u.Hyperparams(), Settings: u.Settings(), Selection: sel,
 		Split: u.Split, TrainFraction: u.TrainFraction, TrainSize: res.TrainSize, TestSize: res.EvalSize,
 		Metrics: res.Metrics, Outcomes: res.Outcomes,
 		TrainSeconds: res.TrainSeconds, CPUSeconds: res.CPUSeconds, PeakMiB: res.PeakMiB,

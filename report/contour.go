@@ -182,7 +182,7 @@ func contourRuns(runs []Run, f FigureSpec, q quantity) (*contourGrid, string, er
 		if !okB || !okC {
 			continue // a trainer without an inverse temperature, or without C
 		}
-		name := BetaLine(cmp.Or(r.Method, r.Trainer), r.Params)
+		name := BetaLine(cmp.Or(r.Method, r.Trainer), r.Params, r.Settings)
 		switch {
 		case line != "" && name != line:
 			return nil, "", fmt.Errorf("report: figure %q: a contour over β and C draws one method, and %s/%s has runs of %q and %q", f.Name, f.Dataset, f.Task, line, name)

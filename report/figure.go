@@ -171,6 +171,7 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 		}
 		f.Task = tasks[0]
 	}
+	runs = f.selected(runs)
 	if f.X == XCPUSeconds {
 		return buildCurveFigure(runs, f, trainers)
 	}
@@ -553,7 +554,7 @@ func figureSeries(runs []Run, f FigureSpec, q quantity, trainers []string) ([]se
 					f.Name, f.X, fraction, r.TrainFraction)
 			}
 			fraction = r.TrainFraction
-			name, x = BetaLine(cmp.Or(r.Method, r.Trainer), r.Params), beta
+			name, x = BetaLine(cmp.Or(r.Method, r.Trainer), r.Params, r.Settings), beta
 			if !(x > 0) {
 				return nil, fmt.Errorf("report: figure %q: run %d (key %q): beta %v is not positive, so it has no place on a log axis",
 					f.Name, i, r.Key, x)

@@ -215,11 +215,17 @@ func TestSaveFigurePDFHasFixedDates(t *testing.T) {
 }
 
 func ExampleBetaLine() {
-	fmt.Println(BetaLine("entropy-margin", map[string]float64{"beta": 5, "loss_scale": 1}))
-	fmt.Println(BetaLine("entropy-margin", map[string]float64{"beta": 1, "loss_scale": 0}))
+	fmt.Println(BetaLine("entropy-margin", map[string]float64{"beta": 5, "loss_scale": 1}, nil))
+	fmt.Println(BetaLine("entropy-margin", map[string]float64{"beta": 1, "loss_scale": 0}, nil))
+	fmt.Println(BetaLine("entropy-margin", map[string]float64{"beta": 5, "loss_scale": 1}, map[string]string{"rescaling": "slack"}))
+	fmt.Println(BetaLine("entropy-margin", map[string]float64{"beta": 1, "loss_scale": 0}, map[string]string{"predict": "mpm"}))
+	fmt.Println(BetaLine("entropy-margin", nil, map[string]string{"rescaling": "slack", "predict": "mpm"}))
 	// Output:
 	// entropy-margin
 	// entropy-margin without Δ
+	// entropy-margin (rescaling=slack)
+	// entropy-margin without Δ (predict=mpm)
+	// entropy-margin (predict=mpm, rescaling=slack)
 }
 
 func TestBetaTicksLabelLargeDecadesAsPowers(t *testing.T) {
@@ -232,5 +238,51 @@ func TestBetaTicksLabelLargeDecadesAsPowers(t *testing.T) {
 	want := []string{"0.01", "0.1", "1", "10", "100", "1000", "1e4", "1e5", "1e6"}
 	if !slices.Equal(labels, want) {
 		t.Errorf("labels %q, want %q", labels, want)
+	}
+}
+
+// Runs of one method that differ in a setting (Run.Settings: slack
+// rescaling, MPM prediction) lie on lines of their own, and a figure's
+// Trainers draw only the listed entries (the baseline still subtracted).
+func TestBetaFigureSettingsAndTrainers(t *testing.T) {
+	runs := betaRuns()
+	for _, v := range []struct {
+		label    string
+		settings map[string]string
+		shift    float64
+	}{
+		{"slack-beta1", map[string]string{"rescaling": "slack"}, 0.5},
+		{"mpm-beta1", map[string]string{"predict": "mpm"}, 1.5},
+	} {
+		for s := range 4 {
+			runs = append(runs, Run{Key: fmt.Sprintf("%s-%d", v.label, s), Dataset: "ocr", Task: "sequence", Trainer: v.label, Method: "entropy-margin",
+				Params: map[string]float64{"C": 1, "beta": 1, "loss_scale": 1}, Settings: v.settings, Split: s,
+				Metrics: map[string]float64{"token_error": 20 + v.shift}})
+		}
+	}
+	lines := func(f FigureSpec) []string {
+		t.Helper()
+		fig, err := buildFigure(runs, f, []string{"crf", "margin"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, s := range fig.series {
+			out = append(out, fmt.Sprintf("%s:%d", s.trainer, len(s.data.XYs)))
+		}
+		return out
+	}
+	all := []string{"entropy-margin:4", "entropy-margin (rescaling=slack):1", "entropy-margin (predict=mpm):1"}
+	if got := lines(betaFigure()); !slices.Equal(got, all) {
+		t.Errorf("lines %v, want %v", got, all)
+	}
+	f := betaFigure()
+	f.Trainers = []string{"mpm-beta1", "em-beta10"}
+	if got, want := lines(f), []string{"entropy-margin:1", "entropy-margin (predict=mpm):1"}; !slices.Equal(got, want) {
+		t.Errorf("with trainers %v: lines %v, want %v", f.Trainers, got, want)
+	}
+	f.Trainers = []string{"crf"}
+	if err := f.Validate(); err == nil {
+		t.Error("a figure listing its baseline among its trainers validated")
 	}
 }

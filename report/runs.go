@@ -16,17 +16,18 @@ import (
 // train fraction) after hyperparameter selection. A runs.jsonl file holds
 // one Run per line as a compact JSON object.
 type Run struct {
-	Key           string             `json:"key"`              // stable unit key (hash)
-	Dataset       string             `json:"dataset"`          // e.g. "cora"
-	Task          string             `json:"task"`             // "sequence", "segmentation", "parsing"
-	Trainer       string             `json:"trainer"`          // e.g. "margin", "slack", "approx-slack", "poslearn", or a config's label
-	Method        string             `json:"method,omitempty"` // the training method when Trainer is a label, e.g. "entropy-margin"
-	Params        map[string]float64 `json:"params"`           // selected hyperparameters, e.g. {"C": 1}
-	Selection     []Candidate        `json:"selection"`        // the grid and its validation scores
-	Split         int                `json:"split"`            // split index; runs are paired across trainers by it
-	TrainFraction float64            `json:"train_fraction"`   // fraction of the data used for training
-	TrainSize     int                `json:"train_size"`       // number of training instances
-	TestSize      int                `json:"test_size"`        // number of test instances
+	Key           string             `json:"key"`                // stable unit key (hash)
+	Dataset       string             `json:"dataset"`            // e.g. "cora"
+	Task          string             `json:"task"`               // "sequence", "segmentation", "parsing"
+	Trainer       string             `json:"trainer"`            // e.g. "margin", "slack", "approx-slack", "poslearn", or a config's label
+	Method        string             `json:"method,omitempty"`   // the training method when Trainer is a label, e.g. "entropy-margin"
+	Params        map[string]float64 `json:"params"`             // selected hyperparameters, e.g. {"C": 1}
+	Settings      map[string]string  `json:"settings,omitempty"` // text hyperparameters off the trainer's defaults, e.g. {"rescaling": "slack"} (trainers.Spec.Settings)
+	Selection     []Candidate        `json:"selection"`          // the grid and its validation scores
+	Split         int                `json:"split"`              // split index; runs are paired across trainers by it
+	TrainFraction float64            `json:"train_fraction"`     // fraction of the data used for training
+	TrainSize     int                `json:"train_size"`         // number of training instances
+	TestSize      int                `json:"test_size"`          // number of test instances
 	// Metrics are the test scores by metric name (package metrics
 	// declares them, and each task's), e.g. {"token_error": 7.2,
 	// "span_f1": 83.2}. Records from before metrics were data hold them as

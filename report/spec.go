@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -75,6 +76,10 @@ type FigureSpec struct {
 	Z string `json:"z,omitempty"`
 	// Title is optional; the default names the dataset, task and Y.
 	Title string `json:"title,omitempty"`
+	// Trainers, if set, draws only the runs of these trainers (by display
+	// name: Run.Trainer) and of the baseline, e.g. one panel of MAP and
+	// one of MPM prediction over the same config; empty: every trainer.
+	Trainers []string `json:"trainers,omitempty"`
 }
 
 // Validate reports whether f names a safe file stem, a dataset and known
@@ -108,6 +113,16 @@ func (f FigureSpec) Validate() error {
 			return fmt.Errorf("report: figure %q: dataset %q listed twice", f.Name, d)
 		}
 	}
+	for i, t := range f.Trainers {
+		switch {
+		case t == "":
+			return fmt.Errorf("report: figure %q: trainers[%d] is empty", f.Name, i)
+		case slices.Contains(f.Trainers[:i], t):
+			return fmt.Errorf("report: figure %q: trainer %q listed twice", f.Name, t)
+		case t == f.Baseline:
+			return fmt.Errorf("report: figure %q: trainer %q is the baseline, which is subtracted, not drawn", f.Name, t)
+		}
+	}
 	if _, ok := yQuantity(f.Y); !ok {
 		return fmt.Errorf("report: figure %q: unknown y %q (want a metric, %s, or %q, %q or %q)",
 			f.Name, f.Y, strings.Join(metrics.Names(), ", "), YAccuracy, YTrainSeconds, YCPUSeconds)
@@ -131,6 +146,21 @@ func (f FigureSpec) validateContour() error {
 			f.Name, f.Z, strings.Join(metrics.Names(), ", "), YAccuracy, YTrainSeconds, YCPUSeconds)
 	}
 	return nil
+}
+
+// selected returns the runs f draws from: those of its Trainers and its
+// baseline when it lists trainers, else all of them.
+func (f FigureSpec) selected(runs []Run) []Run {
+	if len(f.Trainers) == 0 {
+		return runs
+	}
+	var out []Run
+	for _, r := range runs {
+		if r.Trainer == f.Baseline || slices.Contains(f.Trainers, r.Trainer) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // covers reports whether the figure draws runs of dataset.
@@ -416,12 +446,22 @@ func ReadSpec(path string) (Spec, error) {
 }
 
 // BetaLine names the line of an x: beta figure that a run of method with
-// params lies on: the method, or the method "without Δ" when its loss
-// scale is 0 (Pletscher et al.'s β = 1 without the error term, the CRF, is
-// another curve than ℓ_β with it).
-func BetaLine(method string, params map[string]float64) string {
+// params and settings lies on: the method, "without Δ" when its loss scale
+// is 0 (Pletscher et al.'s β = 1 without the error term, the CRF, is
+// another curve than ℓ_β with it), and its settings away from the
+// trainer's defaults (Run.Settings: slack rescaling, MPM prediction), each
+// another curve, e.g. "entropy-margin without Δ (predict=mpm)".
+func BetaLine(method string, params map[string]float64, settings map[string]string) string {
+	line := method
 	if v, ok := params["loss_scale"]; ok && v == 0 {
-		return method + " without Δ"
+		line += " without Δ"
 	}
-	return method
+	if len(settings) == 0 {
+		return line
+	}
+	parts := make([]string, 0, len(settings))
+	for _, k := range slices.Sorted(maps.Keys(settings)) {
+		parts = append(parts, k+"="+settings[k])
+	}
+	return line + " (" + strings.Join(parts, ", ") + ")"
 }

@@ -653,6 +653,10 @@ type FigureSpec struct {
 	// and y: C, each trainer entry with a beta and one C a grid point.
 	Z     string `yaml:"z,omitempty"`
 	Title string `yaml:"title,omitempty"`
+	// Trainers, if set, draws only these trainers (names or labels; the
+	// baseline is subtracted, not listed): e.g. MAP and MPM prediction in
+	// two panels of one config.
+	Trainers []string `yaml:"trainers,omitempty"`
 }
 
 // PaperSpec is what a paper reports for this experiment: where the numbers
@@ -1562,6 +1566,17 @@ func (c *Config) validateFigures() error {
 				return c.fail(at{"figures", i, "datasets", j}, "dataset %q listed twice", d)
 			}
 		}
+		names := trainerNames(c.Trainers)
+		for j, t := range f.Trainers {
+			switch {
+			case !slices.Contains(names, t):
+				return c.fail(at{"figures", i, "trainers", j}, "trainer %q is not among the config's trainers%s", t, suggest(t, names))
+			case slices.Contains(f.Trainers[:j], t):
+				return c.fail(at{"figures", i, "trainers", j}, "trainer %q listed twice", t)
+			case t == f.Baseline:
+				return c.fail(at{"figures", i, "trainers", j}, "trainer %q is the figure's baseline, which is subtracted from the others, not drawn", t)
+			}
+		}
 		if err := f.reportSpec().Validate(); err != nil {
 			return c.fail(at{"figures", i}, "%v", err)
 		}
@@ -1613,7 +1628,7 @@ func (c *Config) validateFigureLines(i int, f FigureSpec) error {
 	seen := map[[2]string]int{}
 	lines := 0
 	for j, t := range c.Trainers {
-		if t.Display() == f.Baseline || supports(f.Task, t) != nil {
+		if t.Display() == f.Baseline || supports(f.Task, t) != nil || (len(f.Trainers) > 0 && !slices.Contains(f.Trainers, t.Display())) {
 			continue
 		}
 		if f.X != report.XBeta {
@@ -1624,10 +1639,7 @@ func (c *Config) validateFigureLines(i int, f FigureSpec) error {
 		if !ok {
 			continue
 		}
-		line := t.Name
-		if ls, ok := t.Params["loss_scale"].(float64); ok {
-			line = report.BetaLine(t.Name, map[string]float64{"loss_scale": ls})
-		}
+		line := t.betaLine()
 		k := [2]string{line, strconv.FormatFloat(beta, 'g', -1, 64)}
 		if first, dup := seen[k]; dup {
 			return c.fail(at{"trainers", j, "beta"}, "figure %q (x: beta) would plot two %s points at beta %v (entries at lines %d and %d); give them different betas or drop one",
@@ -1657,17 +1669,14 @@ func (c *Config) validateContourGrid(i int, f FigureSpec) error {
 	var betas, cs []float64
 	line := ""
 	for j, t := range c.Trainers {
-		if supports(f.Task, t) != nil {
+		if supports(f.Task, t) != nil || (len(f.Trainers) > 0 && !slices.Contains(f.Trainers, t.Display())) {
 			continue
 		}
 		beta, ok := t.Params[report.XBeta].(float64)
 		if !ok {
 			continue
 		}
-		name := t.Name
-		if ls, ok := t.Params["loss_scale"].(float64); ok {
-			name = report.BetaLine(t.Name, map[string]float64{"loss_scale": ls})
-		}
+		name := t.betaLine()
 		switch {
 		case line != "" && name != line:
 			return c.fail(at{"trainers", j}, "figure %q draws a contour of one method over beta and C, and the entries with a beta are of %q and %q", f.Name, line, name)
@@ -1787,7 +1796,8 @@ func (c *Config) validatePaper() error {
 	return nil
 }
 func (f FigureSpec) reportSpec() report.FigureSpec {
-	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Datasets: f.Datasets, Task: f.Task, X: f.X, Y: f.Y, LogX: f.LogX, Baseline: f.Baseline, Z: f.Z, Title: f.Title}
+	return report.FigureSpec{Name: f.Name, Dataset: f.Dataset, Datasets: f.Datasets, Task: f.Task, X: f.X, Y: f.Y, LogX: f.LogX, Baseline: f.Baseline, Z: f.Z, Title: f.Title,
+		Trainers: slices.Clone(f.Trainers)}
 }
 
 // ReportSpec is what the report package needs to render this experiment's
@@ -1983,6 +1993,31 @@ func (t TrainerSpec) resolved() (trainers.Values, error) {
 		out[p.Key] = x
 	}
 	return out, nil
+}
+
+// betaLine names the line of an x: beta figure (or the method of a
+// contour) that the entry's runs lie on (report.BetaLine).
+func (t TrainerSpec) betaLine() string {
+	var hyper map[string]float64
+	if ls, ok := t.Params["loss_scale"].(float64); ok {
+		hyper = map[string]float64{"loss_scale": ls}
+	}
+	return report.BetaLine(t.Name, hyper, t.settings())
+}
+
+// settings are the entry's text hyperparameters away from the trainer's
+// defaults (trainers.Spec.Settings), as its runs will record them; nil if
+// the entry does not resolve (validation reports why elsewhere).
+func (t TrainerSpec) settings() map[string]string {
+	spec, err := trainers.SpecOf(t.Name)
+	if err != nil {
+		return nil
+	}
+	v, err := t.resolved()
+	if err != nil {
+		return nil
+	}
+	return spec.Settings(v)
 }
 
 // isZeroValue reports whether x is its type's zero value (0, false, "").

@@ -16,5 +16,5 @@ trainers:
 `), "exp.yaml")
 	fmt.Println(err)
 	// Output:
-	// exp.yaml:6: trainers[0].epsilonn: unknown key (did you mean "epsilon"?) (valid keys here: C, C_per_example, average, beta, criterion, delta, delta_loss, drop_idle, epochs, epsilon, epsilon_relative, gap, grid, k, label, loss_scale, max_iterations, name, period, qp_tolerance, rare, rescaling, restarts, slack_penalty, smoothing, solver, stop, threads)
+	// exp.yaml:6: trainers[0].epsilonn: unknown key (did you mean "epsilon"?) (valid keys here: C, C_per_example, average, beta, criterion, delta, delta_loss, drop_idle, epochs, epsilon, epsilon_relative, gap, grid, k, label, loss_scale, max_iterations, name, period, predict, qp_tolerance, rare, rescaling, restarts, slack_penalty, smoothing, solver, stop, threads)
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -103,7 +104,13 @@ func TestParseConfigStrict(t *testing.T) {
 		// Without the loss (loss_scale 0) ℓβ is a line of its own: one such
 		// point beside ℓβ's at beta 10 is fine, a second is not.
 		{"beta figure: no loss is a line of its own", "    C: [1]\n", "    C: [1]\n  - {name: entropy-margin, label: b, beta: 10, loss_scale: 0, C: [1]}\n  - {name: entropy-margin, label: c, beta: 10, loss_scale: 0, C: [1]}\n", `s.yaml:21: trainers[5].beta: figure "f1" (x: beta) would plot two entropy-margin without Δ points at beta 10`},
-		{"beta figure with a point twice", "    C: [1]\n", "    C: [1]\n  - {name: entropy-margin, label: b, beta: 10, rescaling: slack, C: [1]}\n", `s.yaml:20: trainers[4].beta: figure "f1" (x: beta) would plot two entropy-margin points at beta 10`},
+		{"beta figure with a point twice", "    C: [1]\n", "    C: [1]\n  - {name: entropy-margin, label: b, beta: 10, C: [1]}\n", `s.yaml:20: trainers[4].beta: figure "f1" (x: beta) would plot two entropy-margin points at beta 10`},
+		// Slack rescaling and MPM prediction are lines of their own too.
+		{"beta figure: slack is a line of its own", "    C: [1]\n", "    C: [1]\n  - {name: entropy-margin, label: b, beta: 10, rescaling: slack, C: [1]}\n  - {name: entropy-margin, label: c, beta: 10, rescaling: slack, C: [1]}\n", `s.yaml:21: trainers[5].beta: figure "f1" (x: beta) would plot two entropy-margin (rescaling=slack) points at beta 10`},
+		{"beta figure: MPM is a line of its own", "    C: [1]\n", "    C: [1]\n  - {name: entropy-margin, label: b, beta: 10, predict: mpm, C: [1]}\n  - {name: entropy-margin, label: c, beta: 10, predict: mpm, C: [1]}\n", `s.yaml:21: trainers[5].beta: figure "f1" (x: beta) would plot two entropy-margin (predict=mpm) points at beta 10`},
+		{"figure trainer unknown", "{name: f1, y: token_error}", "{name: f1, y: token_error, trainers: [nobody]}", `s.yaml:21: figures[0].trainers[0]: trainer "nobody" is not among the config's trainers`},
+		{"figure trainer is the baseline", "{name: f1, y: token_error}", "{name: f1, y: token_error, baseline: mira, trainers: [mira]}", `s.yaml:21: figures[0].trainers[0]: trainer "mira" is the figure's baseline`},
+		{"figure trainer twice", "{name: f1, y: token_error}", "{name: f1, y: token_error, trainers: [mira, mira]}", `s.yaml:21: figures[0].trainers[1]: trainer "mira" listed twice`},
 		{"baseline that cannot run the task", "{name: f1, y: token_error}", "{name: f1, y: token_error, baseline: nobody}", `s.yaml:21: figures[0].baseline: trainer "nobody" is not among the config's trainers`},
 		{"fold without folds", "  count: 2\n  train_fractions: [0.5]", "  kind: fold\n  count: 2", `s.yaml:4: datasets[0].name: splits.kind fold needs a dataset with folds (ocr), not "synthetic"`},
 		{"synthetic labels 1", "labels: 3", "labels: 1", "s.yaml:5: datasets[0].synthetic.labels: must be at least 2, got 1"},
@@ -116,7 +123,7 @@ func TestParseConfigStrict(t *testing.T) {
 			t.Parallel()
 			text := strictBase
 			if tt.name == "beta figure without beta" || tt.name == "beta figure with two fractions" || tt.name == "beta figure with a point twice" ||
-				strings.HasPrefix(tt.name, "beta figure: no loss") {
+				strings.HasPrefix(tt.name, "beta figure: ") {
 				text = strings.Replace(text, "{name: f1, y: token_error}", "{name: f1, x: beta, y: token_error}", 1)
 			}
 			if tt.name == "curve figure with two fractions" {
@@ -371,5 +378,24 @@ func TestParseContourFigure(t *testing.T) {
 				t.Errorf("error\n  %v\nwant it to start with\n  %s", err, tt.want)
 			}
 		})
+	}
+}
+
+// A figure's trainers choose what it draws: two entries at one β are
+// fine when it draws one of them, and the report spec carries the list.
+func TestFigureTrainers(t *testing.T) {
+	t.Parallel()
+	text := strings.Replace(strictBase, "    C: [1]\n", "    C: [1]\n  - {name: entropy-margin, label: mpm, beta: 10, C: [1], predict: mpm}\n  - {name: entropy-margin, label: other, beta: 10, C: [1]}\n", 1)
+	text = strings.Replace(text, "{name: f1, y: token_error}", "{name: f1, x: beta, y: token_error, trainers: [entropy-margin, mpm]}", 1)
+	c, err := Parse([]byte(text), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.ReportSpec().Figures[0].Trainers; !slices.Equal(got, []string{"entropy-margin", "mpm"}) {
+		t.Errorf("report spec trainers %v", got)
+	}
+	bad := strings.Replace(text, "trainers: [entropy-margin, mpm]", "trainers: [entropy-margin, other]", 1)
+	if _, err := Parse([]byte(bad), "s.yaml"); err == nil || !strings.Contains(err.Error(), "two entropy-margin points at beta 10") {
+		t.Errorf("drawing both margin entries at beta 10: %v", err)
 	}
 }

@@ -127,6 +127,18 @@ func (u Spec) Hyperparams() map[string]float64 {
 	return p
 }
 
+// Settings returns the trainer's text hyperparameters among the unit's
+// params that are not at their defaults (trainers.Spec.Settings: slack
+// rescaling, MPM prediction), as reported in runs.jsonl; nil for the
+// trainer's default method.
+func (u Spec) Settings() map[string]string {
+	spec, err := trainers.SpecOf(u.Trainer)
+	if err != nil {
+		return nil
+	}
+	return spec.Settings(u.Params)
+}
+
 // TrainerParams returns the params of the unit's trainer: the unit's
 // params and execution params, with the unit's C and, as the seed, the
 // experiment's seed plus the split.
