@@ -191,41 +191,93 @@ func (m *Model) SlackLogLoss(i int, w []float64, beta, lossScale float64, grad [
 	}
 	c := m.scores(x, w)
 	truth := c.Score(x.Labels)
-	dp := slackDP{n: n, k: k, unary: c.Unary, trans: c.Trans, inc: make([]int, n*k)}
+	dp := slackDP{n: n, k: k, unary: c.Unary, trans: c.Trans, inc: make([]int, n*k),
+		remain: make([]int, n), upto: make([]int, n)}
 	if len(dp.trans) == 0 {
 		dp.trans = make([]float64, k*k)
 	}
 	for t, g := range x.Labels {
+		most := 0
 		for y := range k {
 			dp.inc[t*k+y] = int(m.cost.M[g*k+y])
+			most = max(most, dp.inc[t*k+y])
+		}
+		dp.upto[t] = most
+		if t > 0 {
+			dp.upto[t] += dp.upto[t-1]
 		}
 	}
+	for t := n - 2; t >= 0; t-- {
+		dp.remain[t] = dp.remain[t+1] + dp.upto[t+1] - dp.upto[t]
+	}
 	lmax := int(m.cost.MaxLoss(x.Labels))
-	dp.alpha = make([]float64, n*k*(lmax+1))
-	dp.beta = make([]float64, n*k*(lmax+1))
+	// Each loss level l is a chain at temperature τ_l, summed in exp space
+	// where its range allows (slackscaled.go; m.forceLogSlack: tests), else
+	// in log space.
+	r := dp.scoreRange()
+	sc := &m.slack
+	scaled := func(tau float64) bool { return !m.forceLogSlack && scaledSlackOK(tau, r, k) }
+	logZ := func(tau float64, l int) float64 {
+		if scaled(tau) {
+			sc.prepare(&dp, tau)
+			return sc.forward(&dp, l)
+		}
+		if dp.alpha == nil {
+			dp.alpha = make([]float64, n*k*(lmax+1))
+			dp.beta = make([]float64, n*k*(lmax+1))
+		}
+		return dp.forward(tau, l)
+	}
+	// One pass over the loss levels: each level's forward sum gives its
+	// term of the total, and, for the gradient, its backward sums and
+	// marginals, weighted by exp(term − top) for the largest term so far
+	// (the accumulators are rescaled when it grows) and by exp(top − total)
+	// at the end. A level whose weight is below e^−50 of the largest is
+	// left out of the gradient: its part is below rounding.
 	terms := make([]float64, lmax+1)
+	var node, edge []float64
+	if grad != nil {
+		node, edge = make([]float64, n*k), make([]float64, k*k)
+	}
+	top := math.Inf(-1)
+	var weight float64 // Σ_l exp(term_l − top)·Δ_l, the weight of f(x_i, y_i)
 	for l := range terms {
-		tau := beta * lossScale * float64(l)
-		terms[l] = tau*(1-truth) + dp.forward(tau, l)
+		delta := lossScale * float64(l)
+		tau := beta * delta
+		z := logZ(tau, l)
+		terms[l] = tau*(1-truth) + z
+		if grad == nil || delta == 0 || math.IsInf(z, -1) {
+			continue
+		}
+		if terms[l] > top {
+			r := math.Exp(top - terms[l]) // 0 while top is −Inf
+			floats.Scale(r, node)
+			floats.Scale(r, edge)
+			weight *= r
+			top = terms[l]
+		}
+		if terms[l]-top < -50 {
+			continue
+		}
+		wl := math.Exp(terms[l]-top) * delta
+		if scaled(tau) {
+			sc.backward(&dp, l)
+			sc.marginals(&dp, l, z, wl, node, edge)
+		} else {
+			dp.backward(tau, l)
+			dp.marginals(tau, l, z, wl, node, edge)
+		}
+		weight += wl
 	}
 	total := logSumExp(terms)
 	if grad == nil {
 		return total / beta, nil
 	}
-	node := make([]float64, n*k)
-	edge := make([]float64, k*k)
-	var weight float64 // Σ_l P(l)·Δ_l, the weight of f(x_i, y_i)
-	for l, term := range terms {
-		pl := math.Exp(term - total)
-		delta := lossScale * float64(l)
-		if pl == 0 || delta == 0 {
-			continue
-		}
-		tau := beta * delta
-		logZ := dp.forward(tau, l)
-		dp.backward(tau, l)
-		dp.marginals(tau, l, logZ, pl*delta, node, edge)
-		weight += pl * delta
+	if weight > 0 {
+		r := math.Exp(top - total)
+		floats.Scale(r, node)
+		floats.Scale(r, edge)
+		weight *= r
 	}
 	m.addWeightedMinusTruth(x, node, edge, weight, grad)
 	return total / beta, nil
@@ -300,6 +352,9 @@ type slackDP struct {
 	n, k         int
 	unary, trans []float64
 	inc          []int // inc[t*K+y]: the loss of label y at position t
+	// upto[t] and remain[t] bound the loss of positions 0..t and of
+	// positions after t.
+	upto, remain []int
 	alpha, beta  []float64
 }
 

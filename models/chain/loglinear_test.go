@@ -276,9 +276,12 @@ func bruteSlackLogLoss(m *Model, i int, w []float64, beta, lossScale float64) (f
 	return (top + math.Log(z)) / beta, grad
 }
 
+// Both the exp-space sums (slackscaled.go) and the log-space ones (forced,
+// and chosen by the model where τ·range is too large for exp space: β =
+// 150) agree with enumeration.
 func TestSlackLogLossAgainstBruteForce(t *testing.T) {
 	t.Parallel()
-	params := []struct{ beta, lossScale float64 }{{1, 1}, {0.3, 2}, {4, 0.5}, {2, 0}}
+	params := []struct{ beta, lossScale float64 }{{1, 1}, {0.3, 2}, {4, 0.5}, {2, 0}, {150, 1}}
 	for seed := range uint64(4) {
 		for _, s := range shapes {
 			if s.cost == "real" {
@@ -290,6 +293,7 @@ func TestSlackLogLossAgainstBruteForce(t *testing.T) {
 				if seed%2 == 1 { // attribute values
 					m = withValues(t, rng, m)
 				}
+				m.forceLogSlack = seed >= 2
 				for i := range m.Len() {
 					wantV, wantG := bruteSlackLogLoss(m, i, w, p.beta, p.lossScale)
 					grad := make([]float64, m.Dim())
@@ -306,6 +310,46 @@ func TestSlackLogLossAgainstBruteForce(t *testing.T) {
 					for j := range grad {
 						if math.Abs(grad[j]-1-wantG[j]) > 1e-9*math.Max(1, math.Abs(wantG[j])) {
 							t.Fatalf("%+v %+v: grad[%d] = %v, brute force %v", s, p, j, grad[j]-1, wantG[j])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// On chains too long to enumerate, the exp-space sums agree with the
+// log-space ones, value and gradient, wherever the model chooses them:
+// Hamming and larger integer costs, temperatures up to where exp space
+// gives way (at β = 20 it does for the higher loss levels).
+func TestSlackLogLossScaledMatchesLogSpace(t *testing.T) {
+	t.Parallel()
+	for seed := range uint64(3) {
+		for _, cost := range []string{"hamming", "integer"} {
+			for _, beta := range []float64{0.1, 1, 5, 20} {
+				rng := rand.New(rand.NewPCG(seed, 11))
+				m, w := randomModel(t, rng, 12, 4, true, costFor(rng, cost, 4))
+				for j := range w {
+					w[j] *= 0.5
+				}
+				for i := range m.Len() {
+					gotG, wantG := make([]float64, m.Dim()), make([]float64, m.Dim())
+					m.forceLogSlack = false
+					got, err := m.SlackLogLoss(i, w, beta, 1, gotG)
+					if err != nil {
+						t.Fatal(err)
+					}
+					m.forceLogSlack = true
+					want, err := m.SlackLogLoss(i, w, beta, 1, wantG)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+						t.Fatalf("seed %d %s β=%v instance %d: exp space %v, log space %v", seed, cost, beta, i, got, want)
+					}
+					for j := range gotG {
+						if math.Abs(gotG[j]-wantG[j]) > 1e-8*math.Max(1, math.Abs(wantG[j])) {
+							t.Fatalf("seed %d %s β=%v instance %d: grad[%d] exp space %v, log space %v", seed, cost, beta, i, j, gotG[j], wantG[j])
 						}
 					}
 				}

@@ -90,6 +90,10 @@ type scratch struct {
 	// pinned is 1 + the training instance whose scores chain holds at the
 	// w given to PinScores, 0 when none is pinned (see PinScores).
 	pinned int
+	// slack is SlackLogLoss's exp-space scratch; forceLogSlack (tests)
+	// has it sum in log space throughout.
+	slack         slackScaled
+	forceLogSlack bool
 }
 
 // New returns a model over data with numAttrs attribute ids and k labels. A
