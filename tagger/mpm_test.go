@@ -12,8 +12,9 @@ import (
 // A log-linear trainer's predict: mpm changes how the model predicts, not
 // what it trains: the weights are those of the same training without it,
 // the model (and its file) records the rule, and every sentence is
-// labelled by maximum posterior marginals at the trainer's β (chain.Model's
-// PredictMPM, checked against enumeration in models/chain).
+// labelled by maximum posterior marginals at the trainer's β (mpm-beta1:
+// at β = 1; chain.Model's PredictMPM, checked against enumeration in
+// models/chain).
 func TestPredictMPM(t *testing.T) {
 	t.Parallel()
 	text := nerFixture(3, 40, "iob2")
@@ -23,19 +24,21 @@ func TestPredictMPM(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		trainer string
+		rule    string
 		params  trainers.Values
 		beta    float64
 	}{
-		{trainers.CRFName, trainers.Values{"C": 0.1}, 1},
-		{trainers.EntropyMarginName, trainers.Values{"C": 0.1, "beta": 0.3}, 0.3},
+		{trainers.CRFName, trainers.PredictMPM, trainers.Values{"C": 0.1}, 1},
+		{trainers.EntropyMarginName, trainers.PredictMPM, trainers.Values{"C": 0.1, "beta": 0.3}, 0.3},
+		{trainers.EntropyMarginName, trainers.PredictMPMBeta1, trainers.Values{"C": 0.1, "beta": 0.3}, 1},
 	} {
-		t.Run(tc.trainer, func(t *testing.T) {
+		t.Run(tc.trainer+"/"+tc.rule, func(t *testing.T) {
 			t.Parallel()
 			mapModel, _, err := Train(t.Context(), d, Options{Trainer: tc.trainer, Params: tc.params})
 			if err != nil {
 				t.Fatal(err)
 			}
-			withMPM := trainers.Values{trainers.ParamPredict: trainers.PredictMPM}
+			withMPM := trainers.Values{trainers.ParamPredict: tc.rule}
 			for k, v := range tc.params {
 				withMPM[k] = v
 			}
@@ -46,8 +49,8 @@ func TestPredictMPM(t *testing.T) {
 			if !slices.Equal(m.Weights, mapModel.Weights) {
 				t.Fatal("predict: mpm changed the trained weights")
 			}
-			if got := m.Params[trainers.ParamPredict]; got != trainers.PredictMPM {
-				t.Errorf("model params: predict %v, want %s", got, trainers.PredictMPM)
+			if got := m.Params[trainers.ParamPredict]; got != tc.rule {
+				t.Errorf("model params: predict %v, want %s", got, tc.rule)
 			}
 			back, err := Decode(saved(t, m))
 			if err != nil {

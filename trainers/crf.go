@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/maxmargin/repro/internal/cputime"
@@ -384,7 +385,7 @@ type CRFParams struct {
 	Delta         *float64 `param:"delta" range:"(0,)" help:"CRFsuite's rule (setting it implies stop: crfsuite): stop once |f(k−period) − f(k)| < delta·|f(k)| (default 1e-5)"`
 	Period        *int     `param:"period" range:"[1,)" help:"CRFsuite's rule (setting it implies stop: crfsuite): iterations the decrease is measured over (default 10)"`
 	Epsilon       *float64 `param:"epsilon" range:"(0,)" help:"CRFsuite's rule (setting it implies stop: crfsuite): stop once ‖∇f‖₂/C ≤ epsilon·max(1, ‖w‖₂), its gradient test on its objective f/C (default 1e-5)"`
-	Predict       string   `param:"predict,hyper" help:"prediction rule of the trained model (training ignores it): map (unset: the highest-scoring labeling) or mpm (maximum posterior marginals: each position's most probable label under p(y|x), Pletscher et al. section 8.2)"`
+	Predict       string   `param:"predict,hyper" help:"prediction rule of the trained model (training ignores it): map (unset: the highest-scoring labeling), mpm or mpm-beta1 (maximum posterior marginals: each position's most probable label under p(y|x) ∝ exp(w·f(x, y)), Pletscher et al. section 8.2)"`
 }
 
 // Resolved fills the defaults as CRFSettings.Resolved does.
@@ -426,9 +427,9 @@ func (p CRFParams) Validate() error {
 }
 
 // ParamPredict is the log-linear trainers' param that chooses the trained
-// model's prediction rule, PredictMAP (unset) or PredictMPM. Training
-// ignores it: the task's model predicts, and PredictMPM needs it to be a
-// PosteriorModer.
+// model's prediction rule, PredictMAP (unset), PredictMPM or
+// PredictMPMBeta1. Training ignores it: the task's model predicts, and the
+// MPM rules need it to be a PosteriorModer.
 const ParamPredict = "predict"
 
 // Prediction rules of a log-linear model (param predict).
@@ -437,11 +438,20 @@ const (
 	// (the default, and every other trainer's rule).
 	PredictMAP = "map"
 	// PredictMPM predicts each position's most probable label under the
-	// model's distribution P_β(y|x) ∝ exp(β·w·f(x, y)), β the trainer's (1
-	// for the CRF; without the error term, which needs the truth):
-	// maximum posterior marginals (Pletscher et al., section 8.2).
+	// model's own distribution at the trainer's β, P_β(y|x) ∝
+	// exp(β·w·f(x, y)) (1 for the CRF; without the error term, which needs
+	// the truth): maximum posterior marginals (Pletscher et al., section
+	// 8.2), by the distribution their section 5 predicts with.
 	PredictMPM = "mpm"
+	// PredictMPMBeta1 is maximum posterior marginals under P(y|x, w) ∝
+	// exp(w·f(x, y)) whatever β trained w: the distribution section 8.2's
+	// formula names (their section 3's P, without β). For the CRF it is
+	// PredictMPM.
+	PredictMPMBeta1 = "mpm-beta1"
 )
+
+// predictRules lists the values of param predict, the default first.
+func predictRules() []string { return []string{PredictMAP, PredictMPM, PredictMPMBeta1} }
 
 // resolvedPredict is the predict param as unit keys and model files hold
 // it: unset for the default rule, however the config spells it, so that
@@ -455,20 +465,20 @@ func resolvedPredict(rule string) string {
 
 // validatePredict checks a resolved predict param.
 func validatePredict(rule string) error {
-	if rule != "" && rule != PredictMPM {
-		return &ParamError{Key: ParamPredict, Msg: fmt.Sprintf("must be %s or %s, got %q", PredictMAP, PredictMPM, rule)}
+	if rule != "" && !slices.Contains(predictRules(), rule) {
+		return &ParamError{Key: ParamPredict, Msg: fmt.Sprintf("must be one of %s, got %q", strings.Join(predictRules(), ", "), rule)}
 	}
 	return nil
 }
 
-// checkPredict asks for the capability predict: mpm needs of the task's
+// checkPredict asks for the capability the MPM rules need of the task's
 // model.
 func checkPredict[Y any](name, rule string, m Model[Y]) error {
-	if rule != PredictMPM {
+	if rule != PredictMPM && rule != PredictMPMBeta1 {
 		return nil
 	}
 	if _, ok := m.(PosteriorModer[Y]); !ok {
-		return fmt.Errorf("trainer %q with %s: %s needs maximum posterior marginals, which this task's model does not provide (the sequence task's does)", name, ParamPredict, PredictMPM)
+		return fmt.Errorf("trainer %q with %s: %s needs maximum posterior marginals, which this task's model does not provide (the sequence task's does)", name, ParamPredict, rule)
 	}
 	return nil
 }
@@ -477,13 +487,15 @@ func checkPredict[Y any](name, rule string, m Model[Y]) error {
 // defaults resolved or not) of the trainer called name ask for prediction
 // by maximum posterior marginals, and the inverse temperature β of the
 // distribution P_β(y|x) ∝ exp(β·w·f(x, y)) whose marginals those are: the
-// trainer's beta, 1 if it has none (the CRF).
+// trainer's beta (1 if it has none, the CRF) for PredictMPM, 1 for
+// PredictMPMBeta1.
 func MPM(name string, v Values) (beta float64, ok bool) {
-	if rule, _ := v[ParamPredict].(string); rule != PredictMPM || !slices.Contains(LogLinearTrainers(), name) {
+	rule, _ := v[ParamPredict].(string)
+	if (rule != PredictMPM && rule != PredictMPMBeta1) || !slices.Contains(LogLinearTrainers(), name) {
 		return 0, false
 	}
 	beta = 1
-	if b, isFloat := v["beta"].(float64); isFloat && b > 0 {
+	if b, isFloat := v["beta"].(float64); isFloat && b > 0 && rule == PredictMPM {
 		beta = b
 	}
 	return beta, true

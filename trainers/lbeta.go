@@ -20,7 +20,7 @@ type EntropyMarginParams struct {
 	LossScale     *float64 `param:"loss_scale,hyper" range:"[0,)" help:"weight of the loss Δ in the exponent"`
 	Rescaling     string   `param:"rescaling,hyper" help:"margin (their eq. 9) or slack (section 3.3, needs a slack-rescaled partition function)"`
 	MaxIterations int      `param:"max_iterations" range:"[1,)" help:"cap on L-BFGS major iterations"`
-	Predict       string   `param:"predict,hyper" help:"prediction rule of the trained model (training ignores it): map (unset: the highest-scoring labeling) or mpm (maximum posterior marginals under P_β(y|x) ∝ exp(β·w·f(x, y)), without Δ; Pletscher et al. section 8.2)"`
+	Predict       string   `param:"predict,hyper" help:"prediction rule of the trained model (training ignores it): map (unset: the highest-scoring labeling), mpm (maximum posterior marginals under the model's P_β(y|x) ∝ exp(β·w·f(x, y)), without Δ) or mpm-beta1 (under P(y|x) ∝ exp(w·f(x, y)), section 8.2's formula; Pletscher et al. section 8.2)"`
 }
 
 // Resolved fills the defaults: loss scale 1, margin rescaling and CRF's

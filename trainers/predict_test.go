@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// predict is map (unset) or mpm for both log-linear trainers; a stated map
-// resolves to unset, so that spelling the default out changes no unit key,
-// and MPM reads the rule and β back from resolved params.
+// predict is map (unset), mpm or mpm-beta1 for both log-linear trainers; a
+// stated map resolves to unset, so that spelling the default out changes no
+// unit key, and MPM reads the rule and its β back from resolved params: the
+// trainer's for mpm, 1 for mpm-beta1.
 func TestPredictParam(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -24,6 +25,8 @@ func TestPredictParam(t *testing.T) {
 		{trainer: CRFName, v: Values{"C": 1.0, ParamPredict: PredictMPM}, resolved: PredictMPM, beta: 1, mpm: true},
 		{trainer: EntropyMarginName, v: Values{"C": 1.0, "beta": 0.3, ParamPredict: PredictMPM}, resolved: PredictMPM, beta: 0.3, mpm: true},
 		{trainer: EntropyMarginName, v: Values{"C": 1.0, "beta": 10.0, ParamPredict: PredictMAP}},
+		{trainer: EntropyMarginName, v: Values{"C": 1.0, "beta": 10.0, ParamPredict: PredictMPMBeta1}, resolved: PredictMPMBeta1, beta: 1, mpm: true},
+		{trainer: CRFName, v: Values{"C": 1.0, ParamPredict: PredictMPMBeta1}, resolved: PredictMPMBeta1, beta: 1, mpm: true},
 		{trainer: CRFName, v: Values{"C": 1.0, ParamPredict: "viterbi"}, wrong: true},
 		{trainer: EntropyMarginName, v: Values{"C": 1.0, "beta": 1.0, ParamPredict: "MPM"}, wrong: true},
 	} {
