@@ -263,8 +263,7 @@ func buildContourFigure(runs []Run, f FigureSpec) (*builtFigure, error) {
 	}
 	b := &builtContour{grid: g, line: line, levels: contourLevels(g), q: q}
 	p := plot.New()
-	p.Title.Text = f.title()
-	p.Title.Padding = vg.Points(6)
+	setTitle(p, f.title())
 	p.X.Label.Text = "inverse temperature β (log scale)"
 	p.Y.Label.Text = "C (log scale)"
 	p.X.Tick.Marker, p.Y.Tick.Marker = decadeTicks{}, decadeTicks{}

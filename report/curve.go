@@ -78,8 +78,7 @@ func buildCurveFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure
 	}
 	q, _ := yQuantity(f.Y)
 	p := plot.New()
-	p.Title.Text = f.title()
-	p.Title.Padding = vg.Points(6)
+	setTitle(p, f.title())
 	p.X.Label.Text = "training CPU time (s)"
 	if f.LogX {
 		p.X.Label.Text = "training CPU time (s, log scale)"

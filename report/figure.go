@@ -187,8 +187,7 @@ func buildFigure(runs []Run, f FigureSpec, trainers []string) (*builtFigure, err
 		return nil, err
 	}
 	p := plot.New()
-	p.Title.Text = f.title()
-	p.Title.Padding = vg.Points(6)
+	setTitle(p, f.title())
 	p.X.Label.Text = "training size (%)"
 	switch f.X {
 	case XBeta:
@@ -737,6 +736,17 @@ func newFigureCanvas(ext string) vg.CanvasWriterTo {
 		return newPDFCanvas(FigureWidth, FigureHeight)
 	}
 	panic("report: no canvas for format " + ext) // figureFormats and this switch disagree
+}
+
+// setTitle sets p's title, in a smaller font where the default one would
+// be wider than the figure and be cut at both edges.
+func setTitle(p *plot.Plot, title string) {
+	p.Title.Text = title
+	p.Title.Padding = vg.Points(6)
+	room := FigureWidth - 2*p.Title.Padding
+	if w := p.Title.TextStyle.Width(title); w > room {
+		p.Title.TextStyle.Font.Size = p.Title.TextStyle.Font.Size * room / w
+	}
 }
 
 // addLegendAndGrid gives a figure the house style every figure shares: the

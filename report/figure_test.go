@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -527,5 +528,28 @@ func TestFigureBarsNote(t *testing.T) {
 				t.Errorf("note drawn at x=%v, inside the data area", texts[i].Point.X)
 			}
 		})
+	}
+}
+
+// A title wider than the figure is set in a smaller font, so that it fits
+// instead of being cut at both edges; a title that fits keeps the default.
+func TestSetTitleFits(t *testing.T) {
+	for _, tc := range []struct {
+		title  string
+		shrink bool
+	}{
+		{"OCR: l_beta by beta", false},
+		{"OCR: l_beta minus CRF, MAP prediction, by beta (Pletscher et al. Fig. 4 left), and more", true},
+	} {
+		p := plot.New()
+		size := p.Title.TextStyle.Font.Size
+		setTitle(p, tc.title)
+		room := FigureWidth - 2*p.Title.Padding
+		if w := p.Title.TextStyle.Width(tc.title); w > room*1.0001 {
+			t.Errorf("%q: %v wide, room for %v", tc.title, w, room)
+		}
+		if shrunk := p.Title.TextStyle.Font.Size < size; shrunk != tc.shrink {
+			t.Errorf("%q: font %v → %v, want shrunk %v", tc.title, size, p.Title.TextStyle.Font.Size, tc.shrink)
+		}
 	}
 }
